@@ -1,0 +1,272 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Kind is the kind of a Bound node.
+type Kind uint8
+
+// The kinds of Bound node, one per Expr node kind.
+const (
+	KindCall Kind = iota
+	KindRoot
+	KindVar
+	KindLambda
+)
+
+// Bound is a type-checked expression node: the node, its bound children and
+// its dtype. Bound trees are immutable and share unchanged subtrees.
+//
+// A lambda node has its body as its only child and the body's dtype as its
+// own; its parameter types come from the higher-order function it belongs to.
+type Bound struct {
+	kind   Kind
+	fn     fn.Function
+	args   []*Bound
+	name   string
+	params []string
+	ptypes []dtype.DType
+	dt     dtype.DType
+}
+
+// Kind is the node kind.
+func (b *Bound) Kind() Kind { return b.kind }
+
+// Fn is the function of a call node (nil for other kinds).
+func (b *Bound) Fn() fn.Function { return b.fn }
+
+// Args are the children: a call's arguments, a lambda's body. The slice must
+// not be modified.
+func (b *Bound) Args() []*Bound { return b.args }
+
+// Arg is child i.
+func (b *Bound) Arg(i int) *Bound { return b.args[i] }
+
+// Name is the name of a variable node.
+func (b *Bound) Name() string { return b.name }
+
+// Params are the parameter names of a lambda node.
+func (b *Bound) Params() []string { return b.params }
+
+// ParamTypes are the parameter dtypes of a lambda node.
+func (b *Bound) ParamTypes() []dtype.DType { return b.ptypes }
+
+// Body is the body of a lambda node.
+func (b *Bound) Body() *Bound { return b.args[0] }
+
+// DType is the node's type.
+func (b *Bound) DType() dtype.DType { return b.dt }
+
+// IsCall reports whether b calls the function with the given id.
+func (b *Bound) IsCall(id string) bool { return b.kind == KindCall && b.fn.ID() == id }
+
+// Literal is the value of a literal node; ok is false for other nodes.
+func (b *Bound) Literal() (s scalar.Scalar, ok bool) {
+	if b.kind != KindCall {
+		return scalar.Scalar{}, false
+	}
+	l, ok := b.fn.(fn.LiteralFn)
+	return l.Value, ok
+}
+
+// NewRoot is the root node of type t.
+func NewRoot(t dtype.DType) *Bound { return &Bound{kind: KindRoot, dt: t} }
+
+// NewVar is the variable name of type t.
+func NewVar(name string, t dtype.DType) *Bound { return &Bound{kind: KindVar, name: name, dt: t} }
+
+// NewLiteral is the typed literal s.
+func NewLiteral(s scalar.Scalar) *Bound {
+	return &Bound{kind: KindCall, fn: fn.Literal(s), dt: s.DType()}
+}
+
+// NewLambda is a lambda with typed parameters and a bound body.
+func NewLambda(params []string, types []dtype.DType, body *Bound) *Bound {
+	return &Bound{kind: KindLambda, params: params, ptypes: types, args: []*Bound{body}, dt: body.dt}
+}
+
+// NewCall types f applied to bound args and returns the call node, or the
+// typing error.
+func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
+	if err := fn.CheckArity(f, len(args)); err != nil {
+		return nil, err
+	}
+	hof, _ := f.(fn.HigherOrder)
+	types := make([]dtype.DType, len(args))
+	for i, a := range args {
+		isLambda := hof != nil && hof.IsLambdaArg(i)
+		if (a.kind == KindLambda) != isLambda {
+			if isLambda {
+				return nil, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "must be a lambda"}
+			}
+			return nil, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "is a lambda, which only a higher-order function takes"}
+		}
+		types[i] = a.dt
+	}
+	t, err := f.ReturnType(types)
+	if err != nil {
+		return nil, err
+	}
+	return &Bound{kind: KindCall, fn: f, args: args, dt: t}, nil
+}
+
+// WithArgs is b with its children replaced, retyped. It returns b itself
+// when every child is the same pointer.
+func (b *Bound) WithArgs(args []*Bound) (*Bound, error) {
+	same := len(args) == len(b.args)
+	for i := 0; same && i < len(args); i++ {
+		same = args[i] == b.args[i]
+	}
+	if same {
+		return b, nil
+	}
+	switch b.kind {
+	case KindLambda:
+		return NewLambda(b.params, b.ptypes, args[0]), nil
+	case KindCall:
+		return NewCall(b.fn, args...)
+	}
+	return nil, fmt.Errorf("expr: a %v node has no children", b.kind)
+}
+
+func (k Kind) String() string {
+	switch k {
+	case KindCall:
+		return "call"
+	case KindRoot:
+		return "root"
+	case KindVar:
+		return "var"
+	case KindLambda:
+		return "lambda"
+	}
+	return "kind?"
+}
+
+// Expr is the unbound tree b was bound from (or an equivalent one).
+func (b *Bound) Expr() Expr {
+	switch b.kind {
+	case KindRoot:
+		return root
+	case KindVar:
+		return &Var{Name: b.name}
+	case KindLambda:
+		return &Lambda{Params: b.params, Body: b.args[0].Expr()}
+	}
+	args := make([]Expr, len(b.args))
+	for i, a := range b.args {
+		args[i] = a.Expr()
+	}
+	return &Call{Fn: b.fn, Args: args}
+}
+
+// String is the canonical text of b.
+func (b *Bound) String() string { return Format(b.Expr()) }
+
+// Equal reports whether a and b are the same tree with the same dtypes.
+func (b *Bound) Equal(o *Bound) bool {
+	type pair struct{ a, b *Bound }
+	stack := []pair{{b, o}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if p.a == p.b {
+			continue
+		}
+		x, y := p.a, p.b
+		if x == nil || y == nil || x.kind != y.kind || !x.dt.Equal(y.dt) || len(x.args) != len(y.args) || x.name != y.name ||
+			!equalStrings(x.params, y.params) {
+			return false
+		}
+		if x.kind == KindCall && !x.fn.Equal(y.fn) {
+			return false
+		}
+		for i := range x.args {
+			stack = append(stack, pair{x.args[i], y.args[i]})
+		}
+	}
+	return true
+}
+
+// Tree prints b one node per line, indented by depth, with the dtype of
+// every node: the form golden tests and explain use.
+//
+//	gt :: bool?
+//	  get_item a :: i32?
+//	    $ :: struct<a: i32?>
+//	  literal 5::i32 :: i32
+func (b *Bound) Tree() string {
+	var sb strings.Builder
+	type item struct {
+		n     *Bound
+		depth int
+	}
+	stack := []item{{b, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		sb.WriteString(strings.Repeat("  ", it.depth))
+		sb.WriteString(Label(it.n))
+		sb.WriteString(" :: ")
+		sb.WriteString(it.n.dt.String())
+		sb.WriteByte('\n')
+		for i := len(it.n.args) - 1; i >= 0; i-- {
+			stack = append(stack, item{it.n.args[i], it.depth + 1})
+		}
+	}
+	return sb.String()
+}
+
+// Label names a node and its options on one line, without its children.
+func Label(b *Bound) string {
+	switch b.kind {
+	case KindRoot:
+		return "$"
+	case KindVar:
+		return "var " + b.name
+	case KindLambda:
+		parts := make([]string, len(b.params))
+		for i, p := range b.params {
+			parts[i] = p + ": " + b.ptypes[i].String()
+		}
+		return "lambda (" + strings.Join(parts, ", ") + ")"
+	}
+	return FnLabel(b.fn)
+}
+
+// FnLabel is a function's id followed by its options.
+func FnLabel(f fn.Function) string {
+	switch o := f.(type) {
+	case fn.LiteralFn:
+		if o.Untyped {
+			return "literal " + o.Value.SQL() + " (untyped)"
+		}
+		return "literal " + o.Value.SQL()
+	case fn.GetItemFn:
+		return "get_item " + dtype.QuoteFieldName(o.Field)
+	case fn.CastFn:
+		return o.ID() + " " + o.To.String()
+	case fn.PackFn:
+		return "pack {" + strings.Join(o.Names, ", ") + "}"
+	case fn.SelectFn:
+		if o.Exclude {
+			return "select exclude {" + strings.Join(o.Names, ", ") + "}"
+		}
+		return "select {" + strings.Join(o.Names, ", ") + "}"
+	case fn.LikeFn:
+		if o.Negated {
+			return o.ID() + " negated"
+		}
+	case fn.CaseWhenFn:
+		if o.HasElse {
+			return "case_when with else"
+		}
+	}
+	return f.ID()
+}

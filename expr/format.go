@@ -1,0 +1,294 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// Operator precedence of the text syntax, loosest first. A child whose
+// precedence is looser than its parent's needs parentheses.
+const (
+	precLambda = iota
+	precOr
+	precAnd
+	precNot
+	precCompare // = != < <= > >= IS, BETWEEN, IN, LIKE
+	precAdd     // + -
+	precMul     // * / %
+	precUnary   // -x
+	precPostfix // x.f, calls, literals, names
+)
+
+// Format prints e in the canonical text form (see the package doc of parse
+// for the grammar). Free variables print as $name, lambda parameters bare,
+// and root fields bare unless a lambda parameter shadows them ($.name then).
+func Format(e Expr) string {
+	var p printer
+	p.expr(e, precLambda)
+	return p.b.String()
+}
+
+type printer struct {
+	b      strings.Builder
+	params []string // lambda parameters in scope, innermost last
+}
+
+func (p *printer) inScope(name string) bool {
+	for _, q := range p.params {
+		if q == name {
+			return true
+		}
+	}
+	return false
+}
+
+func precedence(e Expr) int {
+	c, ok := e.(*Call)
+	if !ok {
+		if _, isLambda := e.(*Lambda); isLambda {
+			return precLambda
+		}
+		return precPostfix
+	}
+	switch c.Fn.ID() {
+	case "or":
+		return precOr
+	case "and":
+		return precAnd
+	case "not":
+		if len(c.Args) == 1 {
+			if inner, ok := c.Args[0].(*Call); ok {
+				switch inner.Fn.ID() {
+				case "in_list", "between":
+					return precCompare // printed as x NOT IN (…), x NOT BETWEEN …
+				}
+			}
+		}
+		return precNot
+	case "eq", "neq", "lt", "lte", "gt", "gte", "is_null", "is_not_null", "is_distinct_from",
+		"is_not_distinct_from", "between", "in_list", "like", "ilike":
+		return precCompare
+	case "add", "sub":
+		return precAdd
+	case "mul", "div", "mod":
+		return precMul
+	case "neg":
+		return precUnary
+	case "literal":
+		if l := c.Fn.(fn.LiteralFn); strings.HasPrefix(l.Value.ValueText(), "-") {
+			return precUnary
+		}
+	}
+	return precPostfix
+}
+
+// expr prints e, in parentheses when it binds looser than min.
+func (p *printer) expr(e Expr, min int) {
+	if precedence(e) < min {
+		p.b.WriteByte('(')
+		p.node(e)
+		p.b.WriteByte(')')
+		return
+	}
+	p.node(e)
+}
+
+var infix = map[string]string{
+	"add": " + ", "sub": " - ", "mul": " * ", "div": " / ", "mod": " % ",
+	"eq": " = ", "neq": " != ", "lt": " < ", "lte": " <= ", "gt": " > ", "gte": " >= ",
+	"and": " AND ", "or": " OR ", "is_distinct_from": " IS DISTINCT FROM ",
+	"is_not_distinct_from": " IS NOT DISTINCT FROM ",
+}
+
+func (p *printer) node(e Expr) {
+	switch n := e.(type) {
+	case *Root:
+		p.b.WriteByte('$')
+	case *Var:
+		if p.inScope(n.Name) {
+			p.b.WriteString(dtype.QuoteFieldName(n.Name))
+		} else {
+			p.b.WriteString("$" + dtype.QuoteFieldName(n.Name))
+		}
+	case *Lambda:
+		p.lambda(n)
+	case *Call:
+		p.call(n)
+	}
+}
+
+func (p *printer) lambda(l *Lambda) {
+	if len(l.Params) == 1 {
+		p.b.WriteString(dtype.QuoteFieldName(l.Params[0]))
+	} else {
+		p.b.WriteByte('(')
+		for i, q := range l.Params {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			p.b.WriteString(dtype.QuoteFieldName(q))
+		}
+		p.b.WriteByte(')')
+	}
+	p.b.WriteString(" -> ")
+	p.params = append(p.params, l.Params...)
+	p.expr(l.Body, precOr)
+	p.params = p.params[:len(p.params)-len(l.Params)]
+}
+
+func (p *printer) args(args []Expr) {
+	for i, a := range args {
+		if i > 0 {
+			p.b.WriteString(", ")
+		}
+		p.expr(a, precLambda)
+	}
+}
+
+func (p *printer) call(c *Call) {
+	id := c.Fn.ID()
+	if op, ok := infix[id]; ok && len(c.Args) == 2 {
+		prec := precedence(c)
+		left, right := prec, prec+1 // left-associative
+		if prec == precCompare {
+			left = prec + 1 // comparisons do not chain
+		}
+		p.expr(c.Args[0], left)
+		p.b.WriteString(op)
+		p.expr(c.Args[1], right)
+		return
+	}
+	switch f := c.Fn.(type) {
+	case fn.LiteralFn:
+		if f.Untyped {
+			p.b.WriteString(f.Value.ValueText())
+		} else {
+			p.b.WriteString(f.Value.SQL())
+		}
+		return
+	case fn.GetItemFn:
+		if _, isRoot := c.Args[0].(*Root); isRoot && !p.inScope(f.Field) {
+			p.b.WriteString(dtype.QuoteFieldName(f.Field))
+			return
+		}
+		p.expr(c.Args[0], precPostfix)
+		p.b.WriteString("." + dtype.QuoteFieldName(f.Field))
+		return
+	case fn.CastFn:
+		if f.Try {
+			p.b.WriteString("TRY_CAST(")
+		} else {
+			p.b.WriteString("CAST(")
+		}
+		p.expr(c.Args[0], precLambda)
+		p.b.WriteString(" AS " + f.To.String() + ")")
+		return
+	case fn.LikeFn:
+		p.expr(c.Args[0], precCompare+1)
+		if f.Negated {
+			p.b.WriteString(" NOT")
+		}
+		if f.CaseInsensitive {
+			p.b.WriteString(" ILIKE ")
+		} else {
+			p.b.WriteString(" LIKE ")
+		}
+		p.expr(c.Args[1], precCompare+1)
+		return
+	case fn.CaseWhenFn:
+		p.b.WriteString("CASE")
+		branches := f.Branches(len(c.Args))
+		for i := 0; i < branches; i++ {
+			p.b.WriteString(" WHEN ")
+			p.expr(c.Args[2*i], precLambda+1)
+			p.b.WriteString(" THEN ")
+			p.expr(c.Args[2*i+1], precLambda+1)
+		}
+		if f.HasElse {
+			p.b.WriteString(" ELSE ")
+			p.expr(c.Args[len(c.Args)-1], precLambda+1)
+		}
+		p.b.WriteString(" END")
+		return
+	case fn.PackFn:
+		p.b.WriteByte('{')
+		for i, a := range c.Args {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			p.b.WriteString(dtype.QuoteFieldName(f.Names[i]) + ": ")
+			p.expr(a, precLambda+1)
+		}
+		p.b.WriteByte('}')
+		return
+	case fn.SelectFn:
+		if f.Exclude {
+			p.b.WriteString("struct_exclude(")
+		} else {
+			p.b.WriteString("struct_select(")
+		}
+		p.expr(c.Args[0], precLambda)
+		for _, n := range f.Names {
+			p.b.WriteString(", " + quoteString(n))
+		}
+		p.b.WriteByte(')')
+		return
+	}
+	switch id {
+	case "neg":
+		p.b.WriteByte('-')
+		if lit, ok := c.Args[0].(*Call); ok && lit.Fn.ID() == "literal" {
+			// -(5) stays a negation; -5 would read back as the literal -5.
+			p.b.WriteByte('(')
+			p.node(lit)
+			p.b.WriteByte(')')
+			return
+		}
+		p.expr(c.Args[0], precUnary)
+		return
+	case "not":
+		if inner, ok := c.Args[0].(*Call); ok && (inner.Fn.ID() == "in_list" || inner.Fn.ID() == "between") {
+			p.notInfix(inner)
+			return
+		}
+		p.b.WriteString("NOT ")
+		p.expr(c.Args[0], precNot)
+		return
+	case "is_null", "is_not_null":
+		p.expr(c.Args[0], precCompare+1)
+		if id == "is_null" {
+			p.b.WriteString(" IS NULL")
+		} else {
+			p.b.WriteString(" IS NOT NULL")
+		}
+		return
+	case "between", "in_list":
+		p.notInfix2(c, "")
+		return
+	}
+	p.b.WriteString(id)
+	p.b.WriteByte('(')
+	p.args(c.Args)
+	p.b.WriteByte(')')
+}
+
+func (p *printer) notInfix(c *Call) { p.notInfix2(c, " NOT") }
+
+// notInfix2 prints BETWEEN and IN, with not = " NOT" for the negated forms.
+func (p *printer) notInfix2(c *Call, not string) {
+	p.expr(c.Args[0], precCompare+1)
+	if c.Fn.ID() == "between" {
+		p.b.WriteString(not + " BETWEEN ")
+		p.expr(c.Args[1], precAdd)
+		p.b.WriteString(" AND ")
+		p.expr(c.Args[2], precAdd)
+		return
+	}
+	p.b.WriteString(not + " IN (")
+	p.args(c.Args[1:])
+	p.b.WriteByte(')')
+}
+
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

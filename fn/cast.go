@@ -1,0 +1,97 @@
+package fn
+
+import (
+	"github.com/colexpr/colexpr/dtype"
+)
+
+// CastFn converts its argument to To. cast fails on a value that does not
+// fit or a string that does not parse; try_cast gives null instead.
+// Float → integer rounds to nearest, ties to even; decimal → integer rounds
+// half away from zero.
+//
+// The result is To with the argument's nullability (try_cast: always
+// nullable); To's own nullability is kept in the options only so the text
+// form round-trips.
+type CastFn struct {
+	To  dtype.DType
+	Try bool
+}
+
+// Cast is the checked cast to t.
+func Cast(t dtype.DType) CastFn { return CastFn{To: t} }
+
+// TryCast is the cast to t that gives null on failure.
+func TryCast(t dtype.DType) CastFn { return CastFn{To: t, Try: true} }
+
+func (c CastFn) ID() string {
+	if c.Try {
+		return "try_cast"
+	}
+	return "cast"
+}
+func (c CastFn) Arity() Arity { return Exactly(1) }
+func (c CastFn) NullHandling() NullHandling {
+	if c.Try {
+		return NullAware
+	}
+	return NullPropagating
+}
+func (c CastFn) Volatility() Volatility { return Immutable }
+func (c CastFn) Fallible() bool         { return !c.Try }
+func (c CastFn) Hash() uint64           { return hashString(c.ID(), c.To.String()) }
+func (c CastFn) Equal(o Function) bool {
+	oc, ok := o.(CastFn)
+	return ok && oc.Try == c.Try && oc.To.Equal(c.To)
+}
+
+func (c CastFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if !CanCast(args[0], c.To) {
+		return dtype.DType{}, argErr(c, 0, "cannot cast %s to %s", args[0], c.To)
+	}
+	return c.To.WithNullable(c.Try || args[0].Nullable() || c.To.Nullable()), nil
+}
+
+// CanCast reports whether a cast from one type to another is defined (it
+// may still fail on particular values).
+//
+// Defined casts: between any two of bool, the numbers and decimals; from
+// anything but nested types to utf8, and from utf8 to bool, numbers,
+// decimals, dates, times and timestamps (by parsing); utf8 ↔ binary; date ↔
+// timestamp; timestamp ↔ timestamp (unit or zone); time ↔ time; null to
+// anything; lists element-wise; fixed-size list to list; structs with the
+// same field names, field-wise.
+func CanCast(from, to dtype.DType) bool {
+	if from.IsNull() || from.EqualIgnoreNullability(to) {
+		return true
+	}
+	scalarish := func(t dtype.DType) bool {
+		return t.IsBool() || t.IsNumeric()
+	}
+	switch {
+	case scalarish(from) && scalarish(to):
+		return true
+	case to.IsUtf8():
+		return !from.IsStruct() && !from.IsList()
+	case from.IsUtf8():
+		return scalarish(to) || to.IsTemporal() || to.IsBinary()
+	case from.IsTemporal() && to.IsTemporal():
+		f, t := from.ExtID(), to.ExtID()
+		return (f == t) || (f == dtype.ExtDate && t == dtype.ExtTimestamp) || (f == dtype.ExtTimestamp && t == dtype.ExtDate)
+	case to.Kind() == dtype.KindList && from.IsList():
+		return CanCast(from.Elem(), to.Elem())
+	case to.Kind() == dtype.KindFixedSizeList && from.Kind() == dtype.KindFixedSizeList:
+		return from.Size() == to.Size() && CanCast(from.Elem(), to.Elem())
+	case from.IsStruct() && to.IsStruct():
+		ff, tf := from.Fields(), to.Fields()
+		if len(ff) != len(tf) {
+			return false
+		}
+		for i := range ff {
+			if ff[i].Name != tf[i].Name || !CanCast(ff[i].Type, tf[i].Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

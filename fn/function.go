@@ -1,0 +1,186 @@
+// Package fn is colexpr's function vtable and registry.
+//
+// A Function is a function together with its options: `cast` carries its
+// target type, `get_item` its field name, `literal` its value. Everything
+// else a call needs comes from its arguments. A function declares
+//
+//   - its stable id (the name it is registered and serialized under),
+//   - its arity, exact or variadic,
+//   - how its arguments are typed and what it returns (ReturnType),
+//   - its null handling, volatility and fallibility,
+//   - for higher-order functions, the parameter types it gives its lambdas
+//     (the HigherOrder interface),
+//   - its evaluation kernel (the Kernel interface, implemented by the eval
+//     issue's kernels).
+//
+// Typing is strict: arithmetic and comparison want arguments of one type
+// (nullability may differ), and the package coerce inserts the casts that
+// make a user's expression meet that. Rewrite rules live in the optimize
+// package, grouped by family, not here.
+//
+// Functions are grouped in one file per family: literal and struct
+// (struct.go), arithmetic, comparison, boolean, null, cast, like,
+// conditional, string and list.
+package fn
+
+import (
+	"fmt"
+	"hash/maphash"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+)
+
+// Function is the vtable of one function with its options. Implementations
+// are immutable values, safe to share between goroutines and trees.
+type Function interface {
+	// ID is the stable name of the function, such as "add" or "cast".
+	ID() string
+	// Arity is the number of arguments the function accepts.
+	Arity() Arity
+	// ReturnType types a call whose arguments have the given dtypes (for a
+	// lambda argument, the dtype of its body). A mismatch is an *ArgError.
+	ReturnType(args []dtype.DType) (dtype.DType, error)
+	// NullHandling says how nulls in the arguments reach the result.
+	NullHandling() NullHandling
+	// Volatility says whether equal inputs always give equal outputs.
+	Volatility() Volatility
+	// Fallible reports whether evaluation can fail on valid input (overflow,
+	// division by zero, a bad cast).
+	Fallible() bool
+	// Equal reports whether f and other are the same function with the same
+	// options.
+	Equal(other Function) bool
+	// Hash is consistent with Equal.
+	Hash() uint64
+}
+
+// HigherOrder is a function with lambda arguments.
+type HigherOrder interface {
+	Function
+	// IsLambdaArg reports whether argument i must be a lambda.
+	IsLambdaArg(i int) bool
+	// LambdaParams are the parameter types of the lambda at argument i,
+	// given the types of the other arguments (lambda positions are zero).
+	LambdaParams(i int, args []dtype.DType) ([]dtype.DType, error)
+}
+
+// Arity is an argument count: exactly Min when Max == Min, at least Min when
+// Max < 0, otherwise between Min and Max.
+type Arity struct{ Min, Max int }
+
+// Exactly is the arity of exactly n arguments.
+func Exactly(n int) Arity { return Arity{n, n} }
+
+// AtLeast is the arity of n or more arguments.
+func AtLeast(n int) Arity { return Arity{n, -1} }
+
+// Accepts reports whether n arguments fit a.
+func (a Arity) Accepts(n int) bool { return n >= a.Min && (a.Max < 0 || n <= a.Max) }
+
+func (a Arity) String() string {
+	switch {
+	case a.Max == a.Min:
+		return fmt.Sprintf("%d", a.Min)
+	case a.Max < 0:
+		return fmt.Sprintf("at least %d", a.Min)
+	default:
+		return fmt.Sprintf("%d to %d", a.Min, a.Max)
+	}
+}
+
+// NullHandling says how a function treats null arguments.
+type NullHandling uint8
+
+const (
+	// NullPropagating: a row is null when any argument is null there; the
+	// kernel computes only the other rows, and only they can raise errors.
+	NullPropagating NullHandling = iota
+	// NullAware: the function decides itself (IS NULL, Kleene AND/OR,
+	// coalesce, CASE).
+	NullAware
+)
+
+// Volatility says whether a function is a pure function of its arguments.
+type Volatility uint8
+
+const (
+	// Immutable functions give equal results for equal arguments; they may
+	// be folded and deduplicated.
+	Immutable Volatility = iota
+	// Volatile functions may give different results on each call.
+	Volatile
+)
+
+// ArgError is a typing error about one argument of a call (Arg < 0 when it
+// is about the call as a whole, such as its arity).
+type ArgError struct {
+	Fn  string
+	Arg int
+	Msg string
+}
+
+func (e *ArgError) Error() string {
+	if e.Arg < 0 {
+		return e.Fn + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s: argument %d: %s", e.Fn, e.Arg+1, e.Msg)
+}
+
+func argErr(f Function, i int, format string, a ...any) error {
+	return &ArgError{Fn: f.ID(), Arg: i, Msg: fmt.Sprintf(format, a...)}
+}
+
+// CheckArity is the error for n arguments to f, or nil when they fit.
+func CheckArity(f Function, n int) error {
+	if f.Arity().Accepts(n) {
+		return nil
+	}
+	return &ArgError{Fn: f.ID(), Arg: -1, Msg: fmt.Sprintf("takes %s argument%s, got %d", f.Arity(), plural(f.Arity()), n)}
+}
+
+func plural(a Arity) string {
+	if a.Min == 1 && a.Max == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// anyNullable reports whether any of ts is nullable.
+func anyNullable(ts []dtype.DType) bool {
+	for _, t := range ts {
+		if t.Nullable() {
+			return true
+		}
+	}
+	return false
+}
+
+// sameType checks that every argument from index from on has the type of
+// args[from] (ignoring nullability) and returns it.
+func sameType(f Function, args []dtype.DType, from int) (dtype.DType, error) {
+	t := args[from]
+	for i := from + 1; i < len(args); i++ {
+		if !args[i].EqualIgnoreNullability(t) {
+			return dtype.DType{}, argErr(f, i, "has type %s, want %s like argument %d (cast one of them)", args[i], t.AsNonNullable(), from+1)
+		}
+	}
+	return t, nil
+}
+
+var hashSeed = maphash.MakeSeed()
+
+// hashString hashes a function id with optional extra words.
+func hashString(parts ...string) uint64 {
+	return maphash.String(hashSeed, strings.Join(parts, "\x00"))
+}
+
+// simple is the base of functions without options: their identity is their id.
+type simple struct{ id string }
+
+func (s simple) ID() string                 { return s.id }
+func (s simple) NullHandling() NullHandling { return NullPropagating }
+func (s simple) Volatility() Volatility     { return Immutable }
+func (s simple) Fallible() bool             { return false }
+func (s simple) Hash() uint64               { return hashString(s.id) }
+func (s simple) Equal(o Function) bool      { return o != nil && o.ID() == s.id }

@@ -1,0 +1,108 @@
+package fn
+
+import "github.com/colexpr/colexpr/dtype"
+
+// The list functions work on List and FixedSizeList.
+//
+//	list_length(xs)            i64
+//	list_contains(xs, v)       bool; null when v is absent and xs holds a null (SQL IN rule)
+//	list_element(xs, i)        1-based, negative counts from the end, out of range gives null
+//	list_transform(xs, x -> e) list of e
+//	list_filter(xs, x -> p)    the elements where p is true
+//	list_any(xs, x -> p)       Kleene OR of p over the elements; false for an empty list
+//	list_all(xs, x -> p)       Kleene AND of p over the elements; true for an empty list
+//
+// The lambda's parameter has the element type of xs. Bodies are evaluated
+// once over all elements of all rows, not row by row.
+var (
+	ListLength    Function = listLength{simple{"list_length"}}
+	ListContains  Function = listContains{simple{"list_contains"}}
+	ListElement   Function = listElement{simple{"list_element"}}
+	ListTransform Function = listLambda{simple{"list_transform"}}
+	ListFilter    Function = listLambda{simple{"list_filter"}}
+	ListAny       Function = listLambda{simple{"list_any"}}
+	ListAll       Function = listLambda{simple{"list_all"}}
+)
+
+func wantList(f Function, args []dtype.DType) error {
+	if !args[0].IsList() {
+		return argErr(f, 0, "has type %s, want a list", args[0])
+	}
+	return nil
+}
+
+type listLength struct{ simple }
+
+func (l listLength) Arity() Arity { return Exactly(1) }
+func (l listLength) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if err := wantList(l, args); err != nil {
+		return dtype.DType{}, err
+	}
+	return dtype.Primitive(dtype.I64, args[0].Nullable()), nil
+}
+
+type listContains struct{ simple }
+
+func (l listContains) Arity() Arity               { return Exactly(2) }
+func (l listContains) NullHandling() NullHandling { return NullAware }
+func (l listContains) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if err := wantList(l, args); err != nil {
+		return dtype.DType{}, err
+	}
+	elem := args[0].Elem()
+	if !args[1].EqualIgnoreNullability(elem) {
+		return dtype.DType{}, argErr(l, 1, "has type %s, want the element type %s", args[1], elem.AsNonNullable())
+	}
+	return dtype.Bool(anyNullable(args) || elem.Nullable()), nil
+}
+
+type listElement struct{ simple }
+
+func (l listElement) Arity() Arity               { return Exactly(2) }
+func (l listElement) NullHandling() NullHandling { return NullAware }
+func (l listElement) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if err := wantList(l, args); err != nil {
+		return dtype.DType{}, err
+	}
+	if !args[1].IsInt() {
+		return dtype.DType{}, argErr(l, 1, "has type %s, want an integer index", args[1])
+	}
+	return args[0].Elem().AsNullable(), nil
+}
+
+type listLambda struct{ simple }
+
+func (l listLambda) Arity() Arity               { return Exactly(2) }
+func (l listLambda) NullHandling() NullHandling { return NullAware }
+func (l listLambda) IsLambdaArg(i int) bool     { return i == 1 }
+
+func (l listLambda) LambdaParams(i int, args []dtype.DType) ([]dtype.DType, error) {
+	if err := wantList(l, args); err != nil {
+		return nil, err
+	}
+	return []dtype.DType{args[0].Elem()}, nil
+}
+
+func (l listLambda) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if err := wantList(l, args); err != nil {
+		return dtype.DType{}, err
+	}
+	body := args[1]
+	switch l.id {
+	case "list_transform":
+		if args[0].Kind() == dtype.KindFixedSizeList {
+			return dtype.FixedSizeList(body, args[0].Size(), args[0].Nullable()), nil
+		}
+		return dtype.List(body, args[0].Nullable()), nil
+	case "list_filter":
+		if !body.IsBool() {
+			return dtype.DType{}, argErr(l, 1, "lambda returns %s, want bool", body)
+		}
+		return dtype.List(args[0].Elem(), args[0].Nullable()), nil
+	default: // list_any, list_all
+		if !body.IsBool() {
+			return dtype.DType{}, argErr(l, 1, "lambda returns %s, want bool", body)
+		}
+		return dtype.Bool(args[0].Nullable() || body.Nullable()), nil
+	}
+}

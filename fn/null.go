@@ -1,0 +1,44 @@
+package fn
+
+import "github.com/colexpr/colexpr/dtype"
+
+// The null functions. is_null and is_not_null never return null.
+// coalesce(a, b, …) is the first non-null argument per row and evaluates a
+// later argument only for rows still null; fill_null(a, b) is coalesce with
+// exactly two arguments. The result is nullable only when every argument is.
+var (
+	IsNull    Function = isNull{simple{"is_null"}}
+	IsNotNull Function = isNull{simple{"is_not_null"}}
+	Coalesce  Function = coalesce{simple{"coalesce"}, AtLeast(1)}
+	FillNull  Function = coalesce{simple{"fill_null"}, Exactly(2)}
+)
+
+type isNull struct{ simple }
+
+func (n isNull) Arity() Arity               { return Exactly(1) }
+func (n isNull) NullHandling() NullHandling { return NullAware }
+
+func (n isNull) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	return dtype.Bool(false), nil
+}
+
+type coalesce struct {
+	simple
+	arity Arity
+}
+
+func (c coalesce) Arity() Arity               { return c.arity }
+func (c coalesce) NullHandling() NullHandling { return NullAware }
+
+func (c coalesce) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	t, err := sameType(c, args, 0)
+	if err != nil {
+		return dtype.DType{}, err
+	}
+	for _, a := range args {
+		if !a.Nullable() {
+			return t.AsNonNullable(), nil
+		}
+	}
+	return t.AsNullable(), nil
+}

@@ -1,0 +1,82 @@
+package fn
+
+import "github.com/colexpr/colexpr/dtype"
+
+// The string functions, over utf8 (byte_length also over binary).
+//
+//	lower(s), upper(s)                 Unicode case mapping
+//	length(s)                          characters (code points), i64
+//	byte_length(s)                     bytes, i64
+//	starts_with, ends_with, contains   bool
+//	concat(s1, s2, …)                  nulls are skipped, as in DuckDB; never null
+//	substring(s, start[, len])         1-based start in characters, as in DuckDB:
+//	                                   a start before 1 counts positions before the string
+var (
+	Lower      Function = strFn{simple{"lower"}, 1, 1, dtype.Utf8(false)}
+	Upper      Function = strFn{simple{"upper"}, 1, 1, dtype.Utf8(false)}
+	Length     Function = strFn{simple{"length"}, 1, 1, dtype.Primitive(dtype.I64, false)}
+	ByteLength Function = byteLength{simple{"byte_length"}}
+	StartsWith Function = strFn{simple{"starts_with"}, 2, 2, dtype.Bool(false)}
+	EndsWith   Function = strFn{simple{"ends_with"}, 2, 2, dtype.Bool(false)}
+	Contains   Function = strFn{simple{"contains"}, 2, 2, dtype.Bool(false)}
+	Concat     Function = concat{simple{"concat"}}
+	Substring  Function = substring{simple{"substring"}}
+)
+
+type strFn struct {
+	simple
+	min, max int
+	ret      dtype.DType
+}
+
+func (s strFn) Arity() Arity { return Arity{s.min, s.max} }
+
+func (s strFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	for i, a := range args {
+		if !a.IsUtf8() {
+			return dtype.DType{}, argErr(s, i, "has type %s, want utf8", a)
+		}
+	}
+	return s.ret.WithNullable(anyNullable(args)), nil
+}
+
+type byteLength struct{ simple }
+
+func (b byteLength) Arity() Arity { return Exactly(1) }
+
+func (b byteLength) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if !args[0].IsUtf8() && !args[0].IsBinary() {
+		return dtype.DType{}, argErr(b, 0, "has type %s, want utf8 or binary", args[0])
+	}
+	return dtype.Primitive(dtype.I64, args[0].Nullable()), nil
+}
+
+type concat struct{ simple }
+
+func (c concat) Arity() Arity               { return AtLeast(1) }
+func (c concat) NullHandling() NullHandling { return NullAware }
+
+func (c concat) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	for i, a := range args {
+		if !a.IsUtf8() && !a.IsNull() {
+			return dtype.DType{}, argErr(c, i, "has type %s, want utf8", a)
+		}
+	}
+	return dtype.Utf8(false), nil
+}
+
+type substring struct{ simple }
+
+func (s substring) Arity() Arity { return Arity{2, 3} }
+
+func (s substring) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if !args[0].IsUtf8() {
+		return dtype.DType{}, argErr(s, 0, "has type %s, want utf8", args[0])
+	}
+	for i := 1; i < len(args); i++ {
+		if !args[i].IsInt() {
+			return dtype.DType{}, argErr(s, i, "has type %s, want an integer", args[i])
+		}
+	}
+	return dtype.Utf8(anyNullable(args)), nil
+}
