@@ -1,0 +1,232 @@
+package eval
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// An env is the set of rows an expression is evaluated over, with the
+// values of $ and of the variables on those rows.
+//
+// The top env holds the caller's input. A CASE branch or a later coalesce
+// argument runs in a subset env, a lambda body in an element env; both are
+// children of the env they come from: row i of the child is row idx[i] of
+// the parent. Their bindings are gathered from the parent's lazily, on first
+// use, so a branch or a lambda body only copies what it reads, field by
+// field.
+type env struct {
+	n      int
+	parent *env
+	idx    []int32        // row i is row idx[i] of parent
+	mkIdx  func() []int32 // computes idx on first use, when idx is nil
+	root   *binding       // nil when there is no $
+	vars   []*binding     // outermost first; the innermost definition wins
+	owned  []*binding     // released with the env
+}
+
+// indices is idx, computed on first use.
+func (e *env) indices() []int32 {
+	if e.idx == nil && e.mkIdx != nil {
+		e.idx = e.mkIdx()
+		e.mkIdx = nil
+	}
+	return e.idx
+}
+
+// origRow maps row r of e to the row of the caller's input it comes from:
+// for an element env, the row of the list the element belongs to.
+func (e *env) origRow(r int) int {
+	for ; e.parent != nil; e = e.parent {
+		idx := e.indices()
+		if r < 0 || r >= len(idx) {
+			return -1
+		}
+		r = int(idx[r])
+	}
+	return r
+}
+
+// lookup finds the innermost binding of a variable.
+func (e *env) lookup(name string) *binding {
+	for i := len(e.vars) - 1; i >= 0; i-- {
+		if e.vars[i].name == name {
+			return e.vars[i]
+		}
+	}
+	return nil
+}
+
+func (e *env) own(b *binding) *binding {
+	e.owned = append(e.owned, b)
+	return b
+}
+
+// release drops every value the env holds.
+func (e *env) release() {
+	for _, b := range e.owned {
+		b.release()
+	}
+	e.owned = nil
+}
+
+// child is an env of n rows whose row i is row idx[i] of e (idx may be
+// given later through mkIdx), with $ and every variable of e gathered
+// lazily.
+func (e *env) child(n int, idx []int32, mkIdx func() []int32) *env {
+	c := &env{n: n, parent: e, idx: idx, mkIdx: mkIdx}
+	if e.root != nil {
+		c.root = c.own(&binding{dt: e.root.dt, n: n, src: e.root, at: c})
+	}
+	c.vars = make([]*binding, len(e.vars), len(e.vars)+1)
+	for i, v := range e.vars {
+		c.vars[i] = c.own(&binding{name: v.name, dt: v.dt, n: n, src: v, at: c})
+	}
+	return c
+}
+
+// A binding is the value of $ or of a variable in one env: either ready, or
+// gathered on first use from src (a binding of the parent env) with the
+// env's row indices. Fields read with get_item get bindings of their own,
+// so a struct's fields are gathered one at a time.
+type binding struct {
+	name   string
+	dt     dtype.DType
+	n      int
+	d      datum.Datum
+	ready  bool
+	src    *binding
+	at     *env // the env whose indices gather src
+	fields map[string]*binding
+}
+
+// ready makes a binding holding d (whose reference it takes over).
+func readyBinding(name string, d datum.Datum) *binding {
+	return &binding{name: name, dt: d.DType(), n: d.Len(), d: d, ready: true}
+}
+
+// get returns the value, with a new reference the caller releases.
+func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
+	if !b.ready {
+		s, err := b.src.get(mem)
+		if err != nil {
+			return datum.Datum{}, err
+		}
+		defer s.Release()
+		if s.IsScalar() {
+			b.d = datum.FromScalar(s.Scalar(), b.n)
+		} else {
+			arr, err := gather(mem, s.Array(), b.at.indices())
+			if err != nil {
+				return datum.Datum{}, err
+			}
+			b.d = datum.FromArray(arr, b.dt)
+		}
+		b.ready = true
+	}
+	return b.d.Retain(), nil
+}
+
+// isScalar reports whether the value is (or will be, once gathered) a
+// scalar.
+func (b *binding) isScalar() bool {
+	for ; !b.ready; b = b.src {
+	}
+	return b.d.IsScalar()
+}
+
+// field is the binding of field name of a struct binding, whose dtype is
+// t (the get_item node's).
+func (b *binding) field(mem memory.Allocator, name string, t dtype.DType) (*binding, error) {
+	if f, ok := b.fields[name]; ok {
+		return f, nil
+	}
+	var f *binding
+	if b.ready {
+		d, err := structField(mem, b.d, name, t)
+		if err != nil {
+			return nil, err
+		}
+		f = &binding{dt: t, n: b.n, d: d, ready: true}
+	} else {
+		sf, err := b.src.field(mem, name, t)
+		if err != nil {
+			return nil, err
+		}
+		f = &binding{dt: t, n: b.n, src: sf, at: b.at}
+	}
+	if b.fields == nil {
+		b.fields = map[string]*binding{}
+	}
+	b.fields[name] = f
+	return f, nil
+}
+
+func (b *binding) release() {
+	for _, f := range b.fields {
+		f.release()
+	}
+	b.fields = nil
+	if b.ready {
+		b.d.Release()
+		b.d = datum.Datum{}
+		b.ready = false
+	}
+}
+
+// structField reads field name of a struct datum. For an array it is the
+// child column itself (a new reference, no copy) when the struct has no
+// null rows; otherwise the child's buffers with a validity bitmap that also
+// masks the struct's null rows.
+func structField(mem memory.Allocator, d datum.Datum, name string, t dtype.DType) (datum.Datum, error) {
+	if d.IsScalar() {
+		s := d.Scalar()
+		if s.IsNull() {
+			return datum.FromScalar(scalar.Null(t), d.Len()), nil
+		}
+		i := s.DType().FieldIndex(name)
+		fs, ok := s.Value().([]scalar.Scalar)
+		if i < 0 || !ok || i >= len(fs) {
+			return datum.Datum{}, fmt.Errorf("eval: get_item %q of a %s scalar", name, s.DType())
+		}
+		return datum.FromScalar(fs[i].WithDType(t), d.Len()), nil
+	}
+	st, ok := d.Array().(*array.Struct)
+	if !ok {
+		return datum.Datum{}, fmt.Errorf("eval: get_item %q of an array of Arrow type %s", name, d.Array().DataType())
+	}
+	i, ok := st.DataType().(*arrow.StructType).FieldIdx(name)
+	if !ok {
+		return datum.Datum{}, fmt.Errorf("eval: get_item %q of an array of Arrow type %s, which has no such field", name, st.DataType())
+	}
+	child := st.Field(i)
+	if st.NullN() == 0 || child.DataType().ID() == arrow.NULL {
+		child.Retain()
+		return datum.FromArray(child, t), nil
+	}
+	// Mask the struct's null rows: a new bitmap, aligned with the child's
+	// offset, that is the AND of both validities.
+	cd := child.Data()
+	off, n := cd.Offset(), cd.Len()
+	bm := newBitmap(mem, off+n)
+	defer bm.Release()
+	sd := st.Data()
+	sv := bufferBytes(sd, 0)
+	if cv := bufferBytes(cd, 0); cv != nil && cd.NullN() > 0 {
+		bitutil.BitmapAnd(sv, cv, int64(sd.Offset()), int64(off), bm.Bytes(), int64(off), int64(n))
+	} else {
+		bitutil.CopyBitmap(sv, sd.Offset(), n, bm.Bytes(), off)
+	}
+	nulls := n - bitutil.CountSetBits(bm.Bytes(), off, n)
+	bufs := append([]*memory.Buffer{bm}, cd.Buffers()[1:]...)
+	nd := array.NewData(cd.DataType(), n, bufs, cd.Children(), nulls, off)
+	defer nd.Release()
+	return datum.FromArray(array.MakeFromData(nd), t), nil
+}

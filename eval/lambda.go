@@ -1,0 +1,445 @@
+package eval
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// The higher-order list functions: list_transform, list_filter, list_any
+// and list_all. The lambda body is evaluated once, over the flattened
+// elements of every valid list, in an element env where the parameter is
+// the element array and $ and outer variables are gathered to element rows
+// (element i belongs to list row parent[i]) on first use. The lists are
+// then rebuilt from their offsets.
+
+// listLambda evaluates a call of a higher-order list function.
+func (ev *evaluator) listLambda(e *env, b *expr.Bound) (datum.Datum, error) {
+	xs, err := ev.eval(e, b.Arg(0))
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	defer xs.Release()
+	if !xs.IsScalar() {
+		out, err := ev.applyLambda(e, b, xs.Array())
+		if err != nil {
+			return datum.Datum{}, err
+		}
+		return datum.FromArray(out, b.DType()), nil
+	}
+	s := xs.Scalar()
+	if s.IsNull() {
+		return datum.FromScalar(scalar.Null(b.DType()), e.n), nil
+	}
+	// A constant list: when the body reads nothing but scalars from outside,
+	// one row gives the answer for all rows; otherwise the list is
+	// broadcast and each row computes its own.
+	target, n := e, e.n
+	if ev.closedOverScalars(e, b.Arg(1)) {
+		target, n = e.child(1, []int32{0}, nil), 1
+		defer target.release()
+	}
+	arr, err := scalar.MakeArray(ev.mem, s, n)
+	if err != nil {
+		return datum.Datum{}, fmt.Errorf("eval: broadcasting %s: %w", s, err)
+	}
+	defer arr.Release()
+	out, err := ev.applyLambda(target, b, arr)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	if n == e.n && target == e {
+		return datum.FromArray(out, b.DType()), nil
+	}
+	defer out.Release()
+	v, err := toScalar(datum.FromArray(out, b.DType()), b.DType())
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return datum.FromScalar(v, e.n), nil
+}
+
+// applyLambda evaluates the call b over the list array xs of e.n rows.
+func (ev *evaluator) applyLambda(e *env, b *expr.Bound, xs arrow.Array) (arrow.Array, error) {
+	lam := b.Arg(1)
+	fl, err := flatten(ev.mem, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer fl.elems.Release()
+	m := fl.elems.Len()
+	var res datum.Datum // the body over the m elements
+	if m > 0 {
+		child := e.child(m, nil, fl.parents)
+		elems := fl.elems
+		elems.Retain()
+		child.vars = append(child.vars, child.own(readyBinding(lam.Params()[0], datum.FromArray(elems, lam.ParamTypes()[0]))))
+		res, err = ev.eval(child, lam.Body())
+		child.release()
+		if err != nil {
+			return nil, err
+		}
+		defer res.Release()
+	}
+	switch b.Fn().ID() {
+	case "list_transform":
+		return ev.buildTransform(xs, fl, res, b.DType())
+	case "list_filter":
+		return ev.buildFilter(xs, fl, res, b.DType())
+	default:
+		return ev.buildQuantifier(xs, fl, res, b.Fn().ID() == "list_all")
+	}
+}
+
+// flatList is a list array taken apart.
+type flatList struct {
+	elems arrow.Array // the elements of the valid lists, in row order
+	offs  []int32     // row r's elements are elems[offs[r]:offs[r+1]]; a null row has none
+	size  int         // the size of a fixed-size list, -1 for a list
+	// dense: elems is exactly the child range the rows address (no null
+	// row addressed any element), so a fixed-size list keeps its layout.
+	dense bool
+}
+
+// parents maps each element to its row.
+func (f flatList) parents() []int32 {
+	out := make([]int32, f.offs[len(f.offs)-1])
+	for r := range len(f.offs) - 1 {
+		for j := f.offs[r]; j < f.offs[r+1]; j++ {
+			out[j] = int32(r)
+		}
+	}
+	return out
+}
+
+// flatten takes the elements of the valid rows of a List or FixedSizeList
+// array, which may be sliced. Elements of null rows are left out, so they
+// are never evaluated. When no null row has elements, the elements are a
+// zero-copy slice of the child array.
+func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
+	d := xs.Data()
+	n, off := d.Len(), d.Offset()
+	fl := flatList{offs: make([]int32, n+1), size: -1, dense: true}
+	if len(d.Children()) != 1 {
+		return fl, fmt.Errorf("eval: a list function over an array of Arrow type %s", d.DataType())
+	}
+	child := d.Children()[0]
+	var start, end int // the child range of all rows
+	var ranges func(r int) (int, int)
+	switch t := d.DataType().(type) {
+	case *arrow.ListType:
+		src := int32Values(d, 1)
+		if len(src) < off+n+1 {
+			return fl, fmt.Errorf("eval: list array with %d offsets for %d rows", len(src), off+n)
+		}
+		ranges = func(r int) (int, int) { return int(src[off+r]), int(src[off+r+1]) }
+		start, end = int(src[off]), int(src[off+n])
+	case *arrow.FixedSizeListType:
+		k := int(t.Len())
+		fl.size = k
+		ranges = func(r int) (int, int) { return (off + r) * k, (off + r + 1) * k }
+		start, end = off*k, (off+n)*k
+	default:
+		return fl, fmt.Errorf("eval: a list function over an array of Arrow type %s", d.DataType())
+	}
+	if start < 0 || end < start || end > child.Len() {
+		return fl, fmt.Errorf("eval: list array addresses elements %d to %d of a child of %d", start, end, child.Len())
+	}
+	for r := range n {
+		s, e := ranges(r)
+		if s < start || e < s || e > end {
+			return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
+		}
+		if isValid(d, r) {
+			fl.offs[r+1] = fl.offs[r] + int32(e-s)
+		} else {
+			fl.offs[r+1] = fl.offs[r]
+			if e > s {
+				fl.dense = false
+			}
+		}
+	}
+	if fl.dense {
+		sd := array.NewSliceData(child, int64(start), int64(end))
+		defer sd.Release()
+		fl.elems = array.MakeFromData(sd)
+		return fl, nil
+	}
+	idx := make([]int32, 0, fl.offs[n])
+	for r := range n {
+		if !isValid(d, r) {
+			continue
+		}
+		s, e := ranges(r)
+		for j := s; j < e; j++ {
+			idx = append(idx, int32(j))
+		}
+	}
+	g, err := gatherData(mem, child, idx)
+	if err != nil {
+		return fl, err
+	}
+	defer g.Release()
+	fl.elems = array.MakeFromData(g)
+	return fl, nil
+}
+
+// buildTransform rebuilds the lists with the body's values as elements.
+func (ev *evaluator) buildTransform(xs arrow.Array, fl flatList, res datum.Datum, t dtype.DType) (arrow.Array, error) {
+	want := dtype.ToArrow(t)
+	elemType := elemArrowType(want)
+	values, err := ev.elementValues(res, fl, elemType)
+	if err != nil {
+		return nil, err
+	}
+	defer values.Release()
+	n := xs.Len()
+	validity, nulls := copyValidity(ev.mem, xs.Data())
+	defer releaseBuffer(validity)
+	if fl.size >= 0 {
+		// A fixed-size list keeps size slots per row, null rows included.
+		child := values
+		if !fl.dense {
+			slots := make([]int32, 0, n*fl.size)
+			for r := range n {
+				for j := range fl.size {
+					if fl.offs[r+1] > fl.offs[r] {
+						slots = append(slots, fl.offs[r]+int32(j))
+					} else {
+						slots = append(slots, -1)
+					}
+				}
+			}
+			child, err = gather(ev.mem, values, slots)
+			if err != nil {
+				return nil, err
+			}
+			defer child.Release()
+		}
+		d := array.NewData(want, n, []*memory.Buffer{validity}, []arrow.ArrayData{child.Data()}, nulls, 0)
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	offs := offsetsBuffer(ev.mem, fl.offs)
+	defer offs.Release()
+	d := array.NewData(want, n, []*memory.Buffer{validity, offs}, []arrow.ArrayData{values.Data()}, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+// elementValues is the body's result as an array of the element rows.
+func (ev *evaluator) elementValues(res datum.Datum, fl flatList, elemType arrow.DataType) (arrow.Array, error) {
+	if fl.elems.Len() == 0 {
+		return array.MakeArrayOfNull(ev.mem, elemType, 0), nil
+	}
+	arr, err := materialize(ev.mem, res, res.DType())
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	return relabel(arr, elemType)
+}
+
+// buildFilter keeps the elements whose body value is true.
+func (ev *evaluator) buildFilter(xs arrow.Array, fl flatList, res datum.Datum, t dtype.DType) (arrow.Array, error) {
+	want := dtype.ToArrow(t)
+	n := xs.Len()
+	m := fl.elems.Len()
+	pred := newBoolReader(res)
+	newOffs := make([]int32, n+1)
+	kept := make([]int32, 0, m)
+	for r := range n {
+		for j := fl.offs[r]; j < fl.offs[r+1]; j++ {
+			if v, ok := pred.at(int(j)); ok && v {
+				kept = append(kept, j)
+			}
+		}
+		newOffs[r+1] = int32(len(kept))
+	}
+	var values arrow.Array
+	var err error
+	if len(kept) == m {
+		values, err = relabel(fl.elems, elemArrowType(want))
+	} else {
+		var g arrow.Array
+		g, err = gather(ev.mem, fl.elems, kept)
+		if err == nil {
+			values, err = relabel(g, elemArrowType(want))
+			g.Release()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer values.Release()
+	validity, nulls := copyValidity(ev.mem, xs.Data())
+	defer releaseBuffer(validity)
+	offs := offsetsBuffer(ev.mem, newOffs)
+	defer offs.Release()
+	d := array.NewData(want, n, []*memory.Buffer{validity, offs}, []arrow.ArrayData{values.Data()}, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+// buildQuantifier folds the body's values of each list with Kleene OR
+// (list_any: false for an empty list) or AND (list_all: true for an empty
+// list). A null list gives null.
+func (ev *evaluator) buildQuantifier(xs arrow.Array, fl flatList, res datum.Datum, isAll bool) (arrow.Array, error) {
+	n := xs.Len()
+	xd := xs.Data()
+	pred := newBoolReader(res)
+	vals := newBitmap(ev.mem, n)
+	defer vals.Release()
+	valid := newBitmap(ev.mem, n)
+	defer valid.Release()
+	vb, nb := vals.Bytes(), valid.Bytes()
+	nulls := 0
+	for r := range n {
+		if !isValid(xd, r) {
+			nulls++
+			continue
+		}
+		// any: true wins, then null; all: false wins, then null.
+		decisive := !isAll
+		sawNull, decided := false, false
+		for j := fl.offs[r]; j < fl.offs[r+1]; j++ {
+			v, ok := pred.at(int(j))
+			if !ok {
+				sawNull = true
+			} else if v == decisive {
+				decided = true
+				break
+			}
+		}
+		switch {
+		case decided:
+			if decisive {
+				bitutil.SetBit(vb, r)
+			}
+		case sawNull:
+			nulls++
+			continue
+		case isAll:
+			bitutil.SetBit(vb, r)
+		}
+		bitutil.SetBit(nb, r)
+	}
+	bufs := []*memory.Buffer{valid, vals}
+	if nulls == 0 {
+		bufs[0] = nil
+	}
+	d := array.NewData(arrow.FixedWidthTypes.Boolean, n, bufs, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+// boolReader reads a boolean datum row by row.
+type boolReader struct {
+	vals, valid []byte
+	off         int
+	isScalar    bool
+	sv, sok     bool
+}
+
+func newBoolReader(d datum.Datum) boolReader {
+	if d.IsScalar() {
+		v, ok := d.Scalar().Value().(bool)
+		return boolReader{isScalar: true, sv: v, sok: ok}
+	}
+	ad := d.Array().Data()
+	r := boolReader{vals: bufferBytes(ad, 1), off: ad.Offset()}
+	if ad.NullN() > 0 {
+		r.valid = bufferBytes(ad, 0)
+	}
+	return r
+}
+
+// at is row i: its value, and false when it is null.
+func (r boolReader) at(i int) (v, ok bool) {
+	if r.isScalar {
+		return r.sv, r.sok
+	}
+	if r.valid != nil && !bitutil.BitIsSet(r.valid, r.off+i) {
+		return false, false
+	}
+	return bitutil.BitIsSet(r.vals, r.off+i), true
+}
+
+func offsetsBuffer(mem memory.Allocator, offs []int32) *memory.Buffer {
+	buf := newBuffer(mem, 4*len(offs))
+	copy(int32s(buf.Bytes()), offs)
+	return buf
+}
+
+func elemArrowType(t arrow.DataType) arrow.DataType {
+	switch lt := t.(type) {
+	case *arrow.ListType:
+		return lt.Elem()
+	case *arrow.FixedSizeListType:
+		return lt.Elem()
+	}
+	return t
+}
+
+// refs is what a lambda body reads from outside the lambda.
+type refs struct {
+	root bool
+	vars []string
+}
+
+// lambdaRefs finds whether the body of lam reads $ and which variables it
+// reads that lam (or a lambda inside it) does not bind.
+func (ev *evaluator) lambdaRefs(lam *expr.Bound) refs {
+	if r, ok := ev.refs[lam]; ok {
+		return r
+	}
+	var r refs
+	seen := map[string]bool{}
+	var walk func(b *expr.Bound, bound []string)
+	walk = func(b *expr.Bound, bound []string) {
+		switch b.Kind() {
+		case expr.KindRoot:
+			r.root = true
+		case expr.KindVar:
+			if !contains(bound, b.Name()) && !seen[b.Name()] {
+				seen[b.Name()] = true
+				r.vars = append(r.vars, b.Name())
+			}
+		case expr.KindLambda:
+			walk(b.Body(), append(append([]string(nil), bound...), b.Params()...))
+		default:
+			for _, a := range b.Args() {
+				walk(a, bound)
+			}
+		}
+	}
+	walk(lam, nil)
+	if ev.refs == nil {
+		ev.refs = map[*expr.Bound]refs{}
+	}
+	ev.refs[lam] = r
+	return r
+}
+
+// closedOverScalars reports whether everything the lambda reads from e is
+// a scalar.
+func (ev *evaluator) closedOverScalars(e *env, lam *expr.Bound) bool {
+	r := ev.lambdaRefs(lam)
+	if r.root && (e.root == nil || !e.root.isScalar()) {
+		return false
+	}
+	for _, name := range r.vars {
+		if v := e.lookup(name); v == nil || !v.isScalar() {
+			return false
+		}
+	}
+	return true
+}
