@@ -258,4 +258,3 @@ func nullRows(arr arrow.Array) []int32 {
 	}
 	return out
 }
-
