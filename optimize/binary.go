@@ -1,0 +1,374 @@
+package optimize
+
+import (
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// The binary family: arithmetic identities, boolean algebra, comparison
+// normal forms and IN lists. (Folding a call whose arguments are all
+// literals is fold/constant, which runs before these.)
+//
+// The arithmetic identities hold exactly, bit for bit:
+//
+//	integers  x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1  →  x
+//	floats    x + -0.0, -0.0 + x, x - 0.0, x * 1.0, 1.0 * x, x / 1.0  →  x
+//
+// but not x + 0.0 for floats: -0.0 + 0.0 is +0.0, so it is left alone.
+// Decimal arithmetic widens its result type (decimal(5,2) + decimal(1,0) is
+// decimal(6,2); / gives f64), so the identities never apply to decimals.
+// Every identity also needs the literal not to widen the nullability:
+// `a + 0::i32?` with a non-nullable `a` is i32? and stays.
+
+// AddZero drops an added zero:
+//
+//	a + 0  →  a     (integers)
+//	0 + a  →  a
+//	f + -0.0  →  f  (floats)
+var AddZero = &Rule{
+	Name: "binary/add_zero",
+	Fns:  []string{"add"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		x, y := n.Arg(0), n.Arg(1)
+		if isIntLiteral(y, 0) || isFloatLiteral(y, negZero) {
+			return keep(x, n.DType())
+		}
+		if isIntLiteral(x, 0) || isFloatLiteral(x, negZero) {
+			return keep(y, n.DType())
+		}
+		return nil
+	},
+}
+
+var negZero = func() float64 { z := 0.0; return -z }()
+
+// SubZero drops a subtracted zero:
+//
+//	a - 0    →  a   (integers)
+//	f - 0.0  →  f   (floats; -0.0 - 0.0 is -0.0)
+var SubZero = &Rule{
+	Name: "binary/sub_zero",
+	Fns:  []string{"sub"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if y := n.Arg(1); isIntLiteral(y, 0) || isFloatLiteral(y, 0) {
+			return keep(n.Arg(0), n.DType())
+		}
+		return nil
+	},
+}
+
+// MulOne drops a factor of one (integers and floats):
+//
+//	a * 1  →  a
+//	1 * a  →  a
+var MulOne = &Rule{
+	Name: "binary/mul_one",
+	Fns:  []string{"mul"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		x, y := n.Arg(0), n.Arg(1)
+		if isIntLiteral(y, 1) || isFloatLiteral(y, 1) {
+			return keep(x, n.DType())
+		}
+		if isIntLiteral(x, 1) || isFloatLiteral(x, 1) {
+			return keep(y, n.DType())
+		}
+		return nil
+	},
+}
+
+// DivOne drops a division by one (integers and floats; decimal division
+// gives f64, so it never applies there):
+//
+//	a / 1  →  a
+var DivOne = &Rule{
+	Name: "binary/div_one",
+	Fns:  []string{"div"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if y := n.Arg(1); isIntLiteral(y, 1) || isFloatLiteral(y, 1) {
+			return keep(n.Arg(0), n.DType())
+		}
+		return nil
+	},
+}
+
+// AndTrue drops a true operand of AND:
+//
+//	p AND true  →  p
+//	true AND p  →  p
+var AndTrue = &Rule{
+	Name: "binary/and_true",
+	Fns:  []string{"and"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		return dropIdentity(n, true)
+	},
+}
+
+// OrFalse drops a false operand of OR:
+//
+//	p OR false  →  p
+//	false OR p  →  p
+var OrFalse = &Rule{
+	Name: "binary/or_false",
+	Fns:  []string{"or"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		return dropIdentity(n, false)
+	},
+}
+
+func dropIdentity(n *expr.Bound, identity bool) *expr.Bound {
+	x, y := n.Arg(0), n.Arg(1)
+	if isBoolLiteral(y, identity) {
+		return keep(x, n.DType())
+	}
+	if isBoolLiteral(x, identity) {
+		return keep(y, n.DType())
+	}
+	return nil
+}
+
+// AndFalse makes AND with a false operand false, with the dtype of the AND
+// (Kleene logic: null AND false is false):
+//
+//	p AND false  →  false
+//	false AND p  →  false
+var AndFalse = &Rule{
+	Name: "binary/and_false",
+	Fns:  []string{"and"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		return absorb(n, false)
+	},
+}
+
+// OrTrue makes OR with a true operand true, with the dtype of the OR
+// (Kleene logic: null OR true is true):
+//
+//	p OR true  →  true
+//	true OR p  →  true
+var OrTrue = &Rule{
+	Name: "binary/or_true",
+	Fns:  []string{"or"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		return absorb(n, true)
+	},
+}
+
+func absorb(n *expr.Bound, v bool) *expr.Bound {
+	if isBoolLiteral(n.Arg(0), v) || isBoolLiteral(n.Arg(1), v) {
+		return boolLiteral(v, n.DType())
+	}
+	return nil
+}
+
+// AndSelf drops a repeated operand of AND:
+//
+//	p AND p  →  p
+var AndSelf = &Rule{
+	Name:    "binary/and_self",
+	Fns:     []string{"and"},
+	Rewrite: idempotent,
+}
+
+// OrSelf drops a repeated operand of OR:
+//
+//	p OR p  →  p
+var OrSelf = &Rule{
+	Name:    "binary/or_self",
+	Fns:     []string{"or"},
+	Rewrite: idempotent,
+}
+
+func idempotent(c *Context, n *expr.Bound) *expr.Bound {
+	if sameTree(n.Arg(0), n.Arg(1)) {
+		return keep(n.Arg(0), n.DType())
+	}
+	return nil
+}
+
+// NotNot drops a double negation:
+//
+//	NOT NOT p  →  p
+var NotNot = &Rule{
+	Name: "binary/not_not",
+	Fns:  []string{"not"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if inner := n.Arg(0); isCall(inner, "not") {
+			return keep(inner.Arg(0), n.DType())
+		}
+		return nil
+	},
+}
+
+// NotCompare pushes NOT into a comparison:
+//
+//	NOT (a < b)   →  a >= b
+//	NOT (a = b)   →  a != b     (and so on for != <= > >=)
+//
+// only for operands without floats (NaN < 1 and NaN >= 1 are both false) and
+// of non-nested types.
+var NotCompare = &Rule{
+	Name: "binary/not_compare",
+	Fns:  []string{"not"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		cmp := n.Arg(0)
+		if cmp.Kind() != expr.KindCall || len(cmp.Args()) != 2 {
+			return nil
+		}
+		neg, ok := fn.Negate(cmp.Fn())
+		if !ok {
+			return nil
+		}
+		if t := cmp.Arg(0).DType(); hasFloat(t) || isNested(t) {
+			return nil
+		}
+		return call(n.DType(), neg, cmp.Arg(0), cmp.Arg(1))
+	},
+}
+
+// LiteralRight moves a literal to the right of a comparison:
+//
+//	5 < a  →  a > 5
+//	5 = a  →  a = 5
+var LiteralRight = &Rule{
+	Name: "binary/literal_right",
+	Fns:  []string{"eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		x, y := n.Arg(0), n.Arg(1)
+		if _, ok := x.Literal(); !ok {
+			return nil
+		}
+		if _, ok := y.Literal(); ok {
+			return nil
+		}
+		flip, ok := fn.Flip(n.Fn())
+		if !ok {
+			return nil
+		}
+		return call(n.DType(), flip, y, x)
+	},
+}
+
+// OrEqToIn turns a chain of ORs that compares one expression with literals
+// into an IN list, merging IN lists of that expression too:
+//
+//	a = 1 OR a = 2 OR a = 3         →  a IN (1, 2, 3)
+//	a IN (1, 2) OR b > 0 OR a = 3   →  a IN (1, 2, 3) OR b > 0
+//
+// The operands of the chain are grouped by the compared expression; each
+// group of two or more takes the place of its first member. The rule acts
+// once, at the top of a chain (a node whose parent is not an OR), so a chain
+// of n comparisons costs O(n), not O(n²). The dtype is unchanged: in_list is
+// nullable exactly when one of its arguments is, as the equalities were.
+var OrEqToIn = &Rule{
+	Name:    "binary/or_eq_to_in",
+	Fns:     []string{"or"},
+	Rewrite: orEqToIn,
+}
+
+func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
+	if p := c.Parent(); p != nil && p.ID() == "or" {
+		return nil
+	}
+	// Operands of the chain, left to right.
+	var leaves []*expr.Bound
+	stack := []*expr.Bound{n}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if isCall(x, "or") {
+			stack = append(stack, x.Arg(1), x.Arg(0))
+			continue
+		}
+		leaves = append(leaves, x)
+	}
+	type group struct {
+		x       *expr.Bound
+		values  []*expr.Bound
+		members int
+	}
+	var groups []group
+	member := make([]int, len(leaves)) // group index + 1, or 0
+	merged := false
+	for i, l := range leaves {
+		x, values := inParts(l)
+		if x == nil {
+			continue
+		}
+		g := -1
+		for j := range groups {
+			if sameTree(groups[j].x, x) {
+				g = j
+				break
+			}
+		}
+		if g < 0 {
+			groups = append(groups, group{x: x})
+			g = len(groups) - 1
+		}
+		groups[g].values = append(groups[g].values, values...)
+		groups[g].members++
+		merged = merged || groups[g].members > 1
+		member[i] = g + 1
+	}
+	if !merged {
+		return nil
+	}
+	var acc *expr.Bound
+	emitted := make([]bool, len(groups))
+	for i, l := range leaves {
+		item := l
+		if g := member[i] - 1; g >= 0 && groups[g].members > 1 {
+			if emitted[g] {
+				continue
+			}
+			emitted[g] = true
+			args := make([]*expr.Bound, 0, len(groups[g].values)+1)
+			args = append(args, groups[g].x)
+			args = append(args, groups[g].values...)
+			in, err := expr.NewCall(fn.InList, args...)
+			if err != nil {
+				return nil
+			}
+			item = in
+		}
+		if acc == nil {
+			acc = item
+			continue
+		}
+		or, err := expr.NewCall(fn.Or, acc, item)
+		if err != nil {
+			return nil
+		}
+		acc = or
+	}
+	return keep(acc, n.DType())
+}
+
+// inParts splits `x = literal` into x and the literal, and `x IN (…)` into
+// x and its values; x is nil for other nodes.
+func inParts(l *expr.Bound) (*expr.Bound, []*expr.Bound) {
+	switch {
+	case isCall(l, "eq"):
+		if _, ok := l.Arg(1).Literal(); ok {
+			if _, lit := l.Arg(0).Literal(); !lit {
+				return l.Arg(0), l.Args()[1:]
+			}
+		}
+	case isCall(l, "in_list"):
+		return l.Arg(0), l.Args()[1:]
+	}
+	return nil, nil
+}
+
+// InSingle turns an IN list of one value into an equality:
+//
+//	a IN (5)  →  a = 5
+var InSingle = &Rule{
+	Name: "binary/in_single",
+	Fns:  []string{"in_list"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if len(n.Args()) != 2 {
+			return nil
+		}
+		return call(n.DType(), fn.Eq, n.Arg(0), n.Arg(1))
+	},
+}

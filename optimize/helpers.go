@@ -1,0 +1,193 @@
+package optimize
+
+import (
+	"math"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Helpers shared by the rule families. Every rule builds its replacement
+// with these, so a replacement with the wrong dtype is skipped before the
+// engine ever sees it.
+
+// keep is x when it has dtype t, else nil.
+func keep(x *expr.Bound, t dtype.DType) *expr.Bound {
+	if x.DType().Equal(t) {
+		return x
+	}
+	return nil
+}
+
+// call types f over args; nil when they do not type or the result's dtype
+// is not t.
+func call(t dtype.DType, f fn.Function, args ...*expr.Bound) *expr.Bound {
+	b, err := expr.NewCall(f, args...)
+	if err != nil || !b.DType().Equal(t) {
+		return nil
+	}
+	return b
+}
+
+// asType is x with dtype t: x itself when its dtype is t; a literal
+// relabelled when only its top-level nullability differs (and the value
+// allows it); otherwise, when x is non-nullable and t is x's dtype made
+// nullable, `CAST(x AS t)`, which changes only the dtype. It is nil when no
+// such form exists.
+func asType(x *expr.Bound, t dtype.DType) *expr.Bound {
+	xt := x.DType()
+	if xt.Equal(t) {
+		return x
+	}
+	if !xt.AsNullable().Equal(t.AsNullable()) {
+		return nil
+	}
+	if s, ok := x.Literal(); ok {
+		if s.IsNull() && !t.Nullable() {
+			return nil
+		}
+		return expr.NewLiteral(s.WithDType(t))
+	}
+	if xt.Nullable() || !t.Nullable() {
+		return nil
+	}
+	return call(t, fn.Cast(t), x)
+}
+
+// literal is the value of a non-null literal node.
+func literal(n *expr.Bound) (scalar.Scalar, bool) {
+	s, ok := n.Literal()
+	if !ok || s.IsNull() {
+		return scalar.Scalar{}, false
+	}
+	return s, true
+}
+
+// isNullLiteral reports whether n is a literal null (of any dtype).
+func isNullLiteral(n *expr.Bound) bool {
+	s, ok := n.Literal()
+	return ok && s.IsNull()
+}
+
+// isBoolLiteral reports whether n is the non-null literal v.
+func isBoolLiteral(n *expr.Bound, v bool) bool {
+	s, ok := literal(n)
+	if !ok || !s.DType().IsBool() {
+		return false
+	}
+	b, ok := s.Value().(bool)
+	return ok && b == v
+}
+
+// isIntLiteral reports whether n is a non-null integer literal equal to v.
+func isIntLiteral(n *expr.Bound, v int64) bool {
+	s, ok := literal(n)
+	if !ok || !s.DType().IsInt() {
+		return false
+	}
+	switch x := s.Value().(type) {
+	case int64:
+		return x == v
+	case uint64:
+		return v >= 0 && x == uint64(v)
+	}
+	return false
+}
+
+// isFloatLiteral reports whether n is a non-null float literal equal to v,
+// with v's sign (so -0.0 and 0.0 differ).
+func isFloatLiteral(n *expr.Bound, v float64) bool {
+	s, ok := literal(n)
+	if !ok || !s.DType().IsFloat() {
+		return false
+	}
+	x, ok := s.Value().(float64)
+	return ok && x == v && math.Signbit(x) == math.Signbit(v)
+}
+
+// isCall reports whether n calls a function with one of the ids.
+func isCall(n *expr.Bound, ids ...string) bool {
+	if n.Kind() != expr.KindCall {
+		return false
+	}
+	id := n.Fn().ID()
+	for _, want := range ids {
+		if id == want {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDType is dtype equality with a fast path for struct types that share
+// their fields (as every $ of one bound tree does).
+func sameDType(a, b dtype.DType) bool {
+	if a.Kind() == dtype.KindStruct && b.Kind() == dtype.KindStruct && a.Nullable() == b.Nullable() {
+		fa, fb := a.Fields(), b.Fields()
+		if len(fa) == len(fb) && (len(fa) == 0 || &fa[0] == &fb[0]) {
+			return true
+		}
+	}
+	return a.Equal(b)
+}
+
+// sameTree reports whether a and b are the same tree with the same dtypes
+// (expr.Bound.Equal), without allocating for small trees.
+func sameTree(a, b *expr.Bound) bool {
+	type pair struct{ a, b *expr.Bound }
+	var buf [16]pair
+	stack := append(buf[:0], pair{a, b})
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p.a, p.b
+		if x == y {
+			continue
+		}
+		if x == nil || y == nil || x.Kind() != y.Kind() || len(x.Args()) != len(y.Args()) || x.Name() != y.Name() {
+			return false
+		}
+		switch x.Kind() {
+		case expr.KindCall:
+			if !x.Fn().Equal(y.Fn()) {
+				return false
+			}
+		case expr.KindLambda:
+			// Parameters: leave the rare lambda to expr.Bound.Equal.
+			if !x.Equal(y) {
+				return false
+			}
+			continue
+		}
+		if !sameDType(x.DType(), y.DType()) {
+			return false
+		}
+		for i := range x.Args() {
+			stack = append(stack, pair{x.Arg(i), y.Arg(i)})
+		}
+	}
+	return true
+}
+
+// hasFloat reports whether values of t contain floating-point numbers, at
+// any level of nesting.
+func hasFloat(t dtype.DType) bool {
+	switch t.Kind() {
+	case dtype.KindPrimitive:
+		return t.IsFloat()
+	case dtype.KindList, dtype.KindFixedSizeList:
+		return hasFloat(t.Elem())
+	case dtype.KindStruct:
+		for _, f := range t.Fields() {
+			if hasFloat(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isNested reports whether t is a struct or a list.
+func isNested(t dtype.DType) bool { return t.IsStruct() || t.IsList() }

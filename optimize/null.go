@@ -1,0 +1,117 @@
+package optimize
+
+import (
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// The null family: what nullability in the dtypes already decides, and null
+// literals.
+
+// IsNullNonNullable decides IS NULL of a non-nullable expression:
+//
+//	a IS NULL  →  false     (a: i32)
+var IsNullNonNullable = &Rule{
+	Name: "null/is_null_non_nullable",
+	Fns:  []string{"is_null"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if n.Arg(0).DType().Nullable() {
+			return nil
+		}
+		return boolLiteral(false, n.DType())
+	},
+}
+
+// IsNotNullNonNullable decides IS NOT NULL of a non-nullable expression:
+//
+//	a IS NOT NULL  →  true  (a: i32)
+var IsNotNullNonNullable = &Rule{
+	Name: "null/is_not_null_non_nullable",
+	Fns:  []string{"is_not_null"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if n.Arg(0).DType().Nullable() {
+			return nil
+		}
+		return boolLiteral(true, n.DType())
+	},
+}
+
+// CoalesceNonNullableFirst drops what follows a non-nullable first
+// argument of coalesce or fill_null:
+//
+//	coalesce(a, b, c)  →  a      (a: i32)
+//	fill_null(a, 0)    →  a      (a: i32)
+var CoalesceNonNullableFirst = &Rule{
+	Name: "null/coalesce_non_nullable_first",
+	Fns:  []string{"coalesce", "fill_null"},
+	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
+		if a := n.Arg(0); !a.DType().Nullable() {
+			return keep(a, n.DType())
+		}
+		return nil
+	},
+}
+
+// CoalescePrune drops the arguments of coalesce that can never be chosen:
+// null literals, and everything after the first non-nullable argument; one
+// argument left (or given) is the result itself. fill_null with a null literal on one
+// side is the other side:
+//
+//	coalesce(a, null, b, 0, c)  →  coalesce(a, b, 0)
+//	coalesce(null, a)           →  a
+//	coalesce(a)                 →  a
+//	fill_null(a, null)          →  a
+var CoalescePrune = &Rule{
+	Name:    "null/coalesce_prune",
+	Fns:     []string{"coalesce", "fill_null"},
+	Rewrite: coalescePrune,
+}
+
+func coalescePrune(c *Context, n *expr.Bound) *expr.Bound {
+	args := n.Args()
+	if len(args) == 1 && !isNullLiteral(args[0]) {
+		return keep(args[0], n.DType())
+	}
+	var kept []*expr.Bound
+	for _, a := range args {
+		if isNullLiteral(a) {
+			continue
+		}
+		kept = append(kept, a)
+		if !a.DType().Nullable() {
+			break
+		}
+	}
+	switch {
+	case len(kept) == len(args) || len(kept) == 0:
+		return nil
+	case len(kept) == 1:
+		return keep(kept[0], n.DType())
+	case n.Fn().ID() == "fill_null":
+		return nil // two arguments kept: nothing was dropped
+	}
+	return call(n.DType(), fn.Coalesce, kept...)
+}
+
+// PropagateNull replaces arithmetic, a comparison or LIKE with a null
+// literal operand by a null literal of its dtype:
+//
+//	a + null::i32   →  null::i32?
+//	a < null::i32   →  null::bool?
+var PropagateNull = &Rule{
+	Name:    "null/propagate",
+	Fns:     []string{"add", "sub", "mul", "div", "mod", "eq", "neq", "lt", "lte", "gt", "gte", "like", "ilike"},
+	Rewrite: propagateNull,
+}
+
+func propagateNull(c *Context, n *expr.Bound) *expr.Bound {
+	if n.Fn().NullHandling() != fn.NullPropagating || !n.DType().Nullable() {
+		return nil
+	}
+	for _, a := range n.Args() {
+		if isNullLiteral(a) {
+			return nullLiteral(n.DType())
+		}
+	}
+	return nil
+}

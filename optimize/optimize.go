@@ -1,0 +1,289 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// DefaultBudget is the number of rewrites one node position may take in a
+// run before the optimizer stops rewriting it.
+const DefaultBudget = 16
+
+// Evaluator evaluates a closed bound tree (no $, no free variable) to a
+// scalar. Constant folding calls it; the default is eval.EvalConstant.
+type Evaluator func(mem memory.Allocator, b *expr.Bound) (scalar.Scalar, error)
+
+// Optimizer is a rule engine: an ordered list of rules, a rewrite budget,
+// an allocator and an evaluator for constant folding, and per-rule
+// counters.
+//
+// Configure an Optimizer (Register, Disable, Enable, SetBudget,
+// SetAllocator, SetEvaluator) before sharing it; Optimize and Explain are
+// then safe for concurrent use.
+type Optimizer struct {
+	rules    []*Rule
+	stats    []ruleCounters
+	byName   map[string]int
+	disabled map[string]bool
+	budget   int
+	mem      memory.Allocator
+	eval     Evaluator
+
+	// dispatch lists, per function id, the enabled rules that can match a
+	// call of it, in registration order (rules for every node merged in).
+	dispatch map[string][]int
+	anyRules []int
+}
+
+type ruleCounters struct {
+	applied, rejected, budget atomic.Int64
+}
+
+// New is an optimizer with the built-in rules (BuiltinRules), the default
+// budget, Go's default allocator and eval.EvalConstant for folding.
+func New() *Optimizer {
+	o := NewEmpty()
+	if err := o.Register(BuiltinRules()...); err != nil {
+		panic(err) // the built-in rules have valid, distinct names
+	}
+	return o
+}
+
+// NewEmpty is an optimizer with no rules.
+func NewEmpty() *Optimizer {
+	o := &Optimizer{
+		byName:   map[string]int{},
+		disabled: map[string]bool{},
+		budget:   DefaultBudget,
+		mem:      memory.DefaultAllocator,
+		eval:     defaultEvaluator,
+	}
+	o.rebuild()
+	return o
+}
+
+var defaultOptimizer = sync.OnceValue(New)
+
+// Optimize runs the built-in rules over b (see New).
+func Optimize(b *expr.Bound) (*expr.Bound, error) { return defaultOptimizer().Optimize(b) }
+
+// Register appends rules, in order, after the ones already registered. A
+// rule needs a name of the form family/rule that no other rule has, and a
+// Rewrite function.
+func (o *Optimizer) Register(rules ...*Rule) error {
+	for i, r := range rules {
+		switch {
+		case r == nil:
+			return fmt.Errorf("optimize: rule %d is nil", i)
+		case r.Rewrite == nil:
+			return fmt.Errorf("optimize: rule %q has no Rewrite function", r.Name)
+		}
+		if err := validRuleName(r.Name); err != nil {
+			return err
+		}
+		if _, dup := o.byName[r.Name]; dup {
+			return fmt.Errorf("optimize: rule %q is already registered", r.Name)
+		}
+		for j := range i {
+			if rules[j].Name == r.Name {
+				return fmt.Errorf("optimize: rule %q is given twice", r.Name)
+			}
+		}
+	}
+	for _, r := range rules {
+		o.byName[r.Name] = len(o.rules)
+		o.rules = append(o.rules, r)
+	}
+	o.stats = append(o.stats, make([]ruleCounters, len(rules))...)
+	o.rebuild()
+	return nil
+}
+
+// Disable turns rules off by name. A name is a rule's full name
+// ("binary/add_zero") or a family followed by "/*" ("binary/*"). Unknown
+// names are an error and change nothing.
+func (o *Optimizer) Disable(names ...string) error { return o.setDisabled(names, true) }
+
+// Enable turns rules back on; it takes the names Disable takes.
+func (o *Optimizer) Enable(names ...string) error { return o.setDisabled(names, false) }
+
+func (o *Optimizer) setDisabled(names []string, off bool) error {
+	var match [][]int
+	for _, name := range names {
+		var idx []int
+		if family, ok := strings.CutSuffix(name, "/*"); ok {
+			for i, r := range o.rules {
+				if r.Family() == family {
+					idx = append(idx, i)
+				}
+			}
+		} else if i, ok := o.byName[name]; ok {
+			idx = []int{i}
+		}
+		if len(idx) == 0 {
+			return fmt.Errorf("optimize: no rule named %q", name)
+		}
+		match = append(match, idx)
+	}
+	for _, idx := range match {
+		for _, i := range idx {
+			if off {
+				o.disabled[o.rules[i].Name] = true
+			} else {
+				delete(o.disabled, o.rules[i].Name)
+			}
+		}
+	}
+	o.rebuild()
+	return nil
+}
+
+// Enabled reports whether the named rule is registered and enabled.
+func (o *Optimizer) Enabled(name string) bool {
+	_, ok := o.byName[name]
+	return ok && !o.disabled[name]
+}
+
+// Rules are the registered rules in order, disabled ones included.
+func (o *Optimizer) Rules() []*Rule { return append([]*Rule(nil), o.rules...) }
+
+// SetBudget sets the number of rewrites one node position may take in a
+// run (at least 1).
+func (o *Optimizer) SetBudget(n int) {
+	o.budget = max(n, 1)
+}
+
+// Budget is the rewrite budget per node position.
+func (o *Optimizer) Budget() int { return o.budget }
+
+// SetAllocator sets the allocator constant folding evaluates with.
+func (o *Optimizer) SetAllocator(mem memory.Allocator) { o.mem = mem }
+
+// SetEvaluator replaces the evaluator constant folding uses; nil restores
+// eval.EvalConstant.
+func (o *Optimizer) SetEvaluator(e Evaluator) {
+	if e == nil {
+		e = defaultEvaluator
+	}
+	o.eval = e
+}
+
+// RuleStats counts what happened to one rule over every run of an
+// optimizer: how often it applied, how often the engine rejected its
+// replacement, and how often it would have applied but the node had used up
+// its budget.
+type RuleStats struct {
+	Name     string
+	Applied  int64
+	Rejected int64
+	Budget   int64
+}
+
+// Stats are the counters of every registered rule, in order.
+func (o *Optimizer) Stats() []RuleStats {
+	out := make([]RuleStats, len(o.rules))
+	for i, r := range o.rules {
+		s := &o.stats[i]
+		out[i] = RuleStats{Name: r.Name, Applied: s.applied.Load(), Rejected: s.rejected.Load(), Budget: s.budget.Load()}
+	}
+	return out
+}
+
+// ResetStats sets every counter to zero.
+func (o *Optimizer) ResetStats() {
+	for i := range o.stats {
+		o.stats[i].applied.Store(0)
+		o.stats[i].rejected.Store(0)
+		o.stats[i].budget.Store(0)
+	}
+}
+
+// rebuild recomputes the dispatch lists after a change of rules or of what
+// is disabled.
+func (o *Optimizer) rebuild() {
+	o.anyRules = nil
+	ids := map[string]bool{}
+	for i, r := range o.rules {
+		if o.disabled[r.Name] {
+			continue
+		}
+		if len(r.Fns) == 0 {
+			o.anyRules = append(o.anyRules, i)
+		}
+		for _, id := range r.Fns {
+			ids[id] = true
+		}
+	}
+	o.dispatch = make(map[string][]int, len(ids))
+	for id := range ids {
+		var list []int
+		for i, r := range o.rules {
+			if o.disabled[r.Name] {
+				continue
+			}
+			if len(r.Fns) == 0 {
+				list = append(list, i)
+				continue
+			}
+			for _, f := range r.Fns {
+				if f == id {
+					list = append(list, i)
+					break
+				}
+			}
+		}
+		o.dispatch[id] = list
+	}
+}
+
+// rulesFor lists the enabled rules that can match n.
+func (o *Optimizer) rulesFor(n *expr.Bound) []int {
+	if n.Kind() == expr.KindCall {
+		if list, ok := o.dispatch[n.Fn().ID()]; ok {
+			return list
+		}
+	}
+	return o.anyRules
+}
+
+// Optimize rewrites b with the enabled rules, bottom-up, and returns the
+// result, which has b's dtype. When no rule applies anywhere it returns b
+// itself. The error reports an inconsistent tree (a nil node, or a node
+// whose function no longer types its rebuilt arguments); rules never cause
+// one.
+func (o *Optimizer) Optimize(b *expr.Bound) (*expr.Bound, error) {
+	return o.optimize(b, nil)
+}
+
+// Explain is Optimize that also returns the trace of the run: every rule
+// that applied with the node before and after, and every rejection and
+// exhausted budget.
+func (o *Optimizer) Explain(b *expr.Bound) (*expr.Bound, *Trace, error) {
+	tr := &Trace{}
+	out, err := o.optimize(b, tr)
+	return out, tr, err
+}
+
+// ErrNilNode is returned for a nil tree or a tree with a nil node.
+var ErrNilNode = errors.New("optimize: nil node")
+
+func (o *Optimizer) optimize(b *expr.Bound, tr *Trace) (*expr.Bound, error) {
+	if b == nil {
+		return nil, ErrNilNode
+	}
+	r := runPool.Get().(*run)
+	r.o, r.trace = o, tr
+	r.ctx.r = r
+	out, err := r.run(b)
+	r.reset()
+	runPool.Put(r)
+	return out, err
+}

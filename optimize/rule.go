@@ -1,0 +1,90 @@
+package optimize
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// Rule is one named rewrite. A rule sees a node whose children are already
+// optimized and returns its replacement, or nil when it does not apply.
+//
+// The replacement must have exactly the node's dtype (nullability included,
+// at every level) and must differ from the node; the engine rejects and
+// records anything else, so a rule should check both before it returns.
+// Rules are pure functions of the node and the Context: the same node
+// always gives the same answer, which keeps optimization deterministic.
+type Rule struct {
+	// Name is "family/rule", such as "binary/add_zero".
+	Name string
+	// Fns are the ids of the functions whose calls the rule can rewrite
+	// ("add", "cast"). Empty means every node: calls of any function, $,
+	// variables and lambdas.
+	Fns []string
+	// Rewrite returns the replacement of n, or nil.
+	Rewrite func(c *Context, n *expr.Bound) *expr.Bound
+}
+
+// String is the rule's name.
+func (r *Rule) String() string { return r.Name }
+
+// Family is the part of the name before the slash.
+func (r *Rule) Family() string {
+	family, _, _ := strings.Cut(r.Name, "/")
+	return family
+}
+
+func validRuleName(name string) error {
+	family, rule, ok := strings.Cut(name, "/")
+	if !ok || family == "" || rule == "" || strings.Contains(rule, "/") || strings.ContainsAny(name, " \t\n*") {
+		return fmt.Errorf("optimize: rule name %q is not of the form family/rule", name)
+	}
+	return nil
+}
+
+// Context is what a rule may ask of the run that calls it. It is only valid
+// during the call of Rewrite.
+type Context struct {
+	r *run
+}
+
+// Mem is the allocator constant folding evaluates with.
+func (c *Context) Mem() memory.Allocator { return c.r.o.mem }
+
+// Parent is the function of the call the node is an argument of, or nil when
+// the node is the top of the run or a lambda's body. A rule can use it to act
+// once on a whole chain (see binary/or_eq_to_in) instead of at every link.
+func (c *Context) Parent() fn.Function {
+	p := c.r.cur.parent
+	if p == nil || p.Kind() != expr.KindCall {
+		return nil
+	}
+	return p.Fn()
+}
+
+// Lookup is the dtype of a lambda parameter visible at the node: inside a
+// lambda body the optimizer knows its parameters' types from the bound
+// lambda node.
+func (c *Context) Lookup(name string) (dtype.DType, bool) {
+	if len(c.r.scopes) == 0 {
+		return dtype.DType{}, false
+	}
+	return c.r.scopes[len(c.r.scopes)-1].Lookup(name)
+}
+
+// Fold evaluates n, a call whose arguments are literals (lambda arguments
+// may refer only to their own parameters), with the evaluator's kernels and
+// returns the result as a literal of n's dtype. It returns nil when n is not
+// constant, not Immutable, or when evaluation fails: a folded error would be
+// raised where the data might never have raised it.
+func (c *Context) Fold(n *expr.Bound) *expr.Bound {
+	if !isConstantCall(n) {
+		return nil
+	}
+	return c.r.fold(n)
+}
