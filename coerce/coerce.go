@@ -1,0 +1,204 @@
+package coerce
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// Coerce returns e with the casts and literal adaptations that make it bind
+// against scope (see the package doc for the rules). Subtrees that need no
+// change are returned as they are, pointers included: an expression that
+// already binds and has no untyped literal to adapt comes back unchanged.
+//
+// Errors are *Error (no common type, wrapping ErrNoCommonType) or
+// *expr.BindError (anything binding itself rejects: an unknown field, an
+// unresolved variable, a misplaced lambda, an argument of the wrong kind).
+// Both name the path of the offending node.
+func Coerce(e expr.Expr, scope expr.Scope) (expr.Expr, error) {
+	out, _, err := run(e, scope)
+	return out, err
+}
+
+// Bind is Coerce followed by expr.Bind, done in the same walk: every node is
+// bound once.
+func Bind(e expr.Expr, scope expr.Scope) (*expr.Bound, error) {
+	_, b, err := run(e, scope)
+	return b, err
+}
+
+func run(e expr.Expr, scope expr.Scope) (expr.Expr, *expr.Bound, error) {
+	w := walker{}
+	a, err := w.walk(e, scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.e, a.b, nil
+}
+
+// arg is a coerced sub-expression together with its bound form.
+type arg struct {
+	e expr.Expr
+	b *expr.Bound
+}
+
+// dt is the dtype of the argument.
+func (a arg) dt() dtype.DType { return a.b.DType() }
+
+// walker coerces bottom-up: each node's children are coerced and bound
+// first, then the node's rule inserts casts using the children's dtypes, and
+// the node is bound once from its bound children. path is the path of the
+// node being visited, kept as a stack so that it costs nothing until an
+// error is reported.
+type walker struct {
+	path []string
+}
+
+func (w *walker) push(seg string) { w.path = append(w.path, seg) }
+func (w *walker) pop()            { w.path = w.path[:len(w.path)-1] }
+func (w *walker) where() string   { return strings.Join(w.path, ".") }
+
+// bindFail reports err at node e, the node being visited.
+func (w *walker) bindFail(e expr.Expr, err error) error {
+	return &expr.BindError{Path: w.where(), Node: shorten(expr.Format(e)), Err: err}
+}
+
+// leaf binds a node without children (or reports why it cannot be bound),
+// placing binding's error at the walker's path.
+func (w *walker) leaf(e expr.Expr, scope expr.Scope) (arg, error) {
+	b, err := expr.Bind(e, scope)
+	if err != nil {
+		var be *expr.BindError
+		if errors.As(err, &be) {
+			return arg{}, &expr.BindError{Path: w.where(), Node: be.Node, Err: be.Err}
+		}
+		return arg{}, err
+	}
+	return arg{e, b}, nil
+}
+
+func (w *walker) walk(e expr.Expr, scope expr.Scope) (arg, error) {
+	c, ok := e.(*expr.Call)
+	if !ok || c.Fn == nil || len(c.Args) == 0 {
+		// Root, variables, literals, and the misplaced lambda or nil node
+		// that binding rejects.
+		return w.leaf(e, scope)
+	}
+	return w.call(c, scope)
+}
+
+func (w *walker) call(c *expr.Call, scope expr.Scope) (arg, error) {
+	if err := fn.CheckArity(c.Fn, len(c.Args)); err != nil {
+		return arg{}, w.bindFail(c, typeError{err})
+	}
+	hof, _ := c.Fn.(fn.HigherOrder)
+	args := make([]arg, len(c.Args))
+	types := make([]dtype.DType, len(c.Args))
+	// Plain arguments first: a lambda's parameter types depend on them.
+	for i, a := range c.Args {
+		if hof != nil && hof.IsLambdaArg(i) {
+			if _, isLambda := a.(*expr.Lambda); !isLambda {
+				w.push(fmt.Sprintf("args[%d]", i))
+				err := w.bindFail(a, fmt.Errorf("%w: argument %d of %s must be a lambda such as x -> x + 1", expr.ErrMisplacedLambda, i+1, c.Fn.ID()))
+				w.pop()
+				return arg{}, err
+			}
+			continue
+		}
+		w.push(fmt.Sprintf("args[%d]", i))
+		ca, err := w.walk(a, scope)
+		w.pop()
+		if err != nil {
+			return arg{}, err
+		}
+		args[i], types[i] = ca, ca.dt()
+	}
+	if hof != nil {
+		for i, a := range c.Args {
+			if !hof.IsLambdaArg(i) {
+				continue
+			}
+			la, err := w.lambda(c, hof, i, a.(*expr.Lambda), types, scope)
+			if err != nil {
+				return arg{}, err
+			}
+			args[i] = la
+		}
+	}
+	if err := w.rule(c, args); err != nil {
+		return arg{}, err
+	}
+	return w.finish(c, args)
+}
+
+// lambda coerces the body of the lambda at argument i of the higher-order
+// call c, in scope extended by a frame with the parameter types c gives it.
+func (w *walker) lambda(c *expr.Call, hof fn.HigherOrder, i int, l *expr.Lambda, types []dtype.DType, scope expr.Scope) (arg, error) {
+	params, err := hof.LambdaParams(i, types)
+	if err != nil {
+		return arg{}, w.bindFail(c, typeError{err})
+	}
+	w.push(fmt.Sprintf("args[%d]", i))
+	defer w.pop()
+	if len(params) != len(l.Params) {
+		return arg{}, w.bindFail(l, fmt.Errorf("%w: %s gives its lambda %d parameter(s), this one takes %d", expr.ErrMisplacedLambda, c.Fn.ID(), len(params), len(l.Params)))
+	}
+	w.push("body")
+	body, err := w.walk(l.Body, scope.Push(l.Params, params))
+	if err == nil && wantsBoolBody(c.Fn.ID()) {
+		body, err = nullToBool(body)
+	}
+	w.pop()
+	if err != nil {
+		return arg{}, err
+	}
+	var e expr.Expr = l
+	if body.e != l.Body {
+		e = &expr.Lambda{Params: l.Params, Body: body.e}
+	}
+	return arg{e, expr.NewLambda(l.Params, params, body.b)}, nil
+}
+
+// wantsBoolBody reports whether the lambda of the higher-order function id
+// is a predicate.
+func wantsBoolBody(id string) bool {
+	switch id {
+	case "list_filter", "list_any", "list_all":
+		return true
+	}
+	return false
+}
+
+// finish binds the call from its coerced, bound arguments and rebuilds the
+// unbound node when an argument changed.
+func (w *walker) finish(c *expr.Call, args []arg) (arg, error) {
+	bound := make([]*expr.Bound, len(args))
+	same := true
+	for i, a := range args {
+		bound[i] = a.b
+		same = same && a.e == c.Args[i]
+	}
+	b, err := expr.NewCall(c.Fn, bound...)
+	if err != nil {
+		var ae *fn.ArgError
+		if errors.As(err, &ae) && ae.Arg >= 0 && ae.Arg < len(c.Args) {
+			w.push(fmt.Sprintf("args[%d]", ae.Arg))
+			err = w.bindFail(args[ae.Arg].e, typeError{err})
+			w.pop()
+			return arg{}, err
+		}
+		return arg{}, w.bindFail(c, typeError{err})
+	}
+	if same {
+		return arg{c, b}, nil
+	}
+	out := make([]expr.Expr, len(args))
+	for i, a := range args {
+		out[i] = a.e
+	}
+	return arg{&expr.Call{Fn: c.Fn, Args: out}, b}, nil
+}

@@ -1,0 +1,226 @@
+package coerce
+
+import (
+	"math"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// literalType is the type an untyped numeric literal v contributes when it
+// meets an operand of type t:
+//
+//   - t itself when v fits t exactly;
+//   - an integer literal that does not fit: the narrowest type of t's family
+//     that holds it (u8 → u16 → u32 → u64, then the signed types for a
+//     negative value; i8 → … → i64; f16 → f32 → f64; decimal(d,0) with d
+//     its digits), else its natural type;
+//   - a literal with a decimal point (or an exponent) with an integer t: f64;
+//     with a float t: t or the next float wide enough for its magnitude;
+//     with a decimal t: its natural decimal type;
+//   - with any other t: its natural type (which then has no common type with
+//     t: strings and bools never meet numbers).
+func literalType(v scalar.Scalar, t dtype.DType) dtype.DType {
+	nat := v.DType()
+	if !t.IsNumeric() {
+		return nat
+	}
+	if nat.IsInt() {
+		if fits(v, t) {
+			return t
+		}
+		for _, c := range intCandidates(v, t) {
+			if fits(v, c) {
+				return c
+			}
+		}
+		return nat
+	}
+	// A fractional literal: decimal(p,s), or f64 when written with an
+	// exponent or more than 38 digits.
+	switch {
+	case t.IsInt():
+		return dtype.Primitive(dtype.F64, false)
+	case t.IsFloat():
+		for p := t.PType(); p <= dtype.F64; p++ {
+			if fitsFloat(v, p) {
+				return dtype.Primitive(p, false)
+			}
+		}
+		return dtype.Primitive(dtype.F64, false)
+	case fits(v, t):
+		return t
+	}
+	return nat
+}
+
+// intCandidates are the types tried, narrowest first, for an integer
+// literal that does not fit t.
+func intCandidates(v scalar.Scalar, t dtype.DType) []dtype.DType {
+	prim := func(ps ...dtype.PType) []dtype.DType {
+		out := make([]dtype.DType, len(ps))
+		for i, p := range ps {
+			out[i] = dtype.Primitive(p, false)
+		}
+		return out
+	}
+	switch {
+	case t.IsDecimal():
+		return []dtype.DType{dtype.Decimal(digits(v), 0, false)}
+	case t.IsFloat():
+		return prim(dtype.F16, dtype.F32, dtype.F64)
+	case t.PType().IsUnsigned():
+		return prim(dtype.U8, dtype.U16, dtype.U32, dtype.U64, dtype.I8, dtype.I16, dtype.I32, dtype.I64)
+	}
+	return prim(dtype.I8, dtype.I16, dtype.I32, dtype.I64)
+}
+
+// digits is the number of decimal digits of the integer literal v (at least
+// 1, at most 38).
+func digits(v scalar.Scalar) int {
+	text := v.ValueText()
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] >= '0' && text[i] <= '9' {
+			n++
+		}
+	}
+	return min(max(n, 1), dtype.MaxDecimalPrecision)
+}
+
+// fits reports whether v converts to t and back without change.
+func fits(v scalar.Scalar, t dtype.DType) bool {
+	c, err := scalar.Cast(v, t.AsNonNullable())
+	if err != nil {
+		return false
+	}
+	back, err := scalar.Cast(c, v.DType())
+	if err != nil {
+		return false
+	}
+	cmp, err := scalar.Compare(back, v)
+	return err == nil && cmp == 0
+}
+
+// fitsFloat reports whether the fractional literal v converts to the float
+// type p without overflowing to an infinity (rounding is what a float is
+// for, so it is allowed).
+func fitsFloat(v scalar.Scalar, p dtype.PType) bool {
+	c, err := scalar.Cast(v, dtype.Primitive(p, false))
+	if err != nil {
+		return false
+	}
+	f, ok := c.Value().(float64)
+	return ok && !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// narrowestDecimal is the smallest decimal type holding the literal v
+// exactly: decimal(d,0) for an integer with d digits, the natural type of a
+// decimal literal; ok is false for a float literal.
+func narrowestDecimal(v scalar.Scalar) (dtype.DType, bool) {
+	nat := v.DType()
+	switch {
+	case nat.IsDecimal():
+		return nat, true
+	case nat.IsInt():
+		t := dtype.Decimal(digits(v), 0, false)
+		return t, fits(v, t)
+	}
+	return dtype.DType{}, false
+}
+
+// arith coerces the two operands of + - * / %. They meet like any other
+// pair (see meet), except when they meet at a decimal: then decimal
+// operands keep their own precision and scale (the functions accept
+// different ones and type the result by the SQL rule), an integer operand
+// joins as decimal(d,0) with d its widest number of digits, and an untyped
+// literal joins as the narrowest decimal holding it — or, for + - and %,
+// as the other operand's decimal type when it fits that exactly (the result
+// type is the same either way).
+func (w *walker) arith(c *expr.Call, args []arg) error {
+	idx := []int{0, 1}
+	p, err := w.target(c, args, idx, verbArith)
+	if err != nil || !p.ok {
+		return err
+	}
+	if !p.t.IsDecimal() {
+		for _, i := range idx {
+			if args[i], err = w.convert(c, args[i], p.t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var decs []dtype.DType
+	for _, a := range args {
+		if _, lit := untypedNumber(a); !lit && a.dt().IsDecimal() {
+			decs = append(decs, a.dt())
+		}
+	}
+	for _, i := range idx {
+		a := args[i]
+		t := a.dt()
+		lv, isLit := untypedNumber(a)
+		switch {
+		case isLit:
+			target, ok := narrowestDecimal(lv)
+			if id := c.Fn.ID(); len(decs) == 1 && id != "mul" && id != "div" && fits(lv, decs[0]) {
+				target, ok = decs[0], true
+			}
+			if !ok {
+				target = p.t
+			}
+			args[i], err = w.convert(c, a, target)
+		case t.IsDecimal():
+		case t.IsInt():
+			args[i] = castTo(a, dtype.Decimal(dtype.IntDigits(t.PType()), 0, false))
+		default:
+			args[i], err = w.convert(c, a, p.t)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noCommon is the error for the argument bad, of type u, that has no common
+// type with t, the type of the arguments before it (the first of them is
+// first). The hint casts bad to t, or else first to u.
+func (w *walker) noCommon(c *expr.Call, v verb, t, u dtype.DType, first, bad arg) error {
+	e := &Error{
+		Path:  w.where(),
+		Node:  shorten(expr.Format(c)),
+		Fn:    c.Fn.ID(),
+		What:  v.phrase(c.Fn.ID(), t, u),
+		Types: [2]dtype.DType{t, u},
+	}
+	_, badIsLit := untypedNumber(bad)
+	switch {
+	case !badIsLit && fn.CanCast(u, t):
+		e.Hint = castText(bad.e, t)
+	case fn.CanCast(t, u):
+		e.Hint = castText(first.e, u)
+	}
+	return e
+}
+
+// literalMisfit is the error for an untyped literal whose value does not fit
+// the type its operands meet at.
+func (w *walker) literalMisfit(c *expr.Call, a arg, v scalar.Scalar, t dtype.DType, cause error) error {
+	return &Error{
+		Path:   w.where(),
+		Node:   shorten(expr.Format(c)),
+		Fn:     c.Fn.ID(),
+		What:   "convert the literal " + v.ValueText() + " to " + t.AsNonNullable().String(),
+		Types:  [2]dtype.DType{t, v.DType()},
+		Reason: "the value does not fit (" + cause.Error() + ")",
+	}
+}
+
+// castText is the text of CAST(e AS t).
+func castText(e expr.Expr, t dtype.DType) string {
+	return shorten(expr.Format(expr.Cast(e, t.AsNonNullable())))
+}

@@ -1,0 +1,361 @@
+package coerce
+
+import (
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// rule rewrites the coerced, bound arguments of c in place so that c binds:
+// the one place that knows which function wants what.
+func (w *walker) rule(c *expr.Call, args []arg) error {
+	if cw, ok := c.Fn.(fn.CaseWhenFn); ok {
+		n := cw.Branches(len(args))
+		values := make([]int, 0, n+1)
+		for i := 0; i < n; i++ {
+			if err := w.toBool(c, args, 2*i); err != nil {
+				return err
+			}
+			values = append(values, 2*i+1)
+		}
+		if cw.HasElse {
+			values = append(values, len(args)-1)
+		}
+		return w.meet(c, args, values, verbCombine)
+	}
+	switch c.Fn.ID() {
+	case "add", "sub", "mul", "div", "mod":
+		return w.arith(c, args)
+	case "eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from", "between", "in_list":
+		return w.meet(c, args, all(len(args)), verbCompare)
+	case "coalesce", "fill_null":
+		return w.meet(c, args, all(len(args)), verbCombine)
+	case "and", "or", "not":
+		for i := range args {
+			if err := w.toBool(c, args, i); err != nil {
+				return err
+			}
+		}
+	case "concat":
+		for i := range args {
+			if err := toUtf8(args, i); err != nil {
+				return err
+			}
+		}
+	case "lower", "upper", "length", "starts_with", "ends_with", "contains", "like", "ilike":
+		for i := range args {
+			args[i] = nullLiteralTo(args[i], dtype.Utf8(true))
+		}
+	case "substring":
+		args[0] = nullLiteralTo(args[0], dtype.Utf8(true))
+		for i := 1; i < len(args); i++ {
+			args[i] = nullLiteralTo(args[i], dtype.Primitive(dtype.I64, true))
+		}
+	case "list_element":
+		args[1] = nullLiteralTo(args[1], dtype.Primitive(dtype.I64, true))
+	case "list_contains":
+		return w.listContains(c, args)
+	}
+	return nil
+}
+
+func all(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
+// verb phrases what a function does with its arguments, for errors.
+type verb uint8
+
+const (
+	verbCompare verb = iota
+	verbCombine
+	verbArith
+)
+
+func (v verb) phrase(id string, a, b dtype.DType) string {
+	switch v {
+	case verbCompare:
+		return "compare " + a.String() + " with " + b.String()
+	case verbArith:
+		op := map[string]string{"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "mod": "take the remainder of"}[id]
+		return op + " " + a.String() + " and " + b.String()
+	}
+	return "combine " + a.String() + " with " + b.String()
+}
+
+// plan is the outcome of typing a group of arguments that must meet at one
+// type: the type, and each untyped literal's value converted to it.
+type plan struct {
+	t dtype.DType
+	// ok is false when the group has nothing to meet (only nulls).
+	ok bool
+}
+
+// meet makes the arguments at idx meet at their common type: typed
+// arguments of another type get a cast, untyped numeric literals are
+// converted (see adapt), null literals become typed nulls.
+func (w *walker) meet(c *expr.Call, args []arg, idx []int, v verb) error {
+	p, err := w.target(c, args, idx, v)
+	if err != nil || !p.ok {
+		return err
+	}
+	for _, i := range idx {
+		if args[i], err = w.convert(c, args[i], p.t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// target computes the type the arguments at idx meet at.
+//
+// Typed arguments meet by dtype.Supertype, in order. Each untyped literal
+// then takes that type when its value fits exactly; otherwise the narrowest
+// type holding its value joins the supertype (see literalType). With no
+// typed argument the literals meet at the supertype of their natural types.
+func (w *walker) target(c *expr.Call, args []arg, idx []int, v verb) (plan, error) {
+	var t dtype.DType
+	have, first := false, -1
+	var lits []int
+	for _, i := range idx {
+		a := args[i]
+		if _, ok := untypedNumber(a); ok {
+			lits = append(lits, i)
+			continue
+		}
+		if isNullLiteral(a) {
+			continue
+		}
+		if !have {
+			t, have, first = a.dt(), true, i
+			continue
+		}
+		s, ok := dtype.Supertype(t, a.dt())
+		if !ok {
+			return plan{}, w.noCommon(c, v, t, a.dt(), args[first], a)
+		}
+		t = s
+	}
+	if have && t.IsNull() {
+		// Only untyped-null expressions so far: they adapt like literals do.
+		have = false
+	}
+	if !have {
+		if len(lits) == 0 {
+			return plan{}, nil
+		}
+		// Literals alone meet at the supertype of their natural types.
+		for k, i := range lits {
+			lv, _ := untypedNumber(args[i])
+			if k == 0 {
+				t = lv.DType()
+				continue
+			}
+			s, ok := dtype.Supertype(t, lv.DType())
+			if !ok {
+				return plan{}, w.noCommon(c, v, t, lv.DType(), args[lits[0]], args[i])
+			}
+			t = s
+		}
+		return plan{t: t, ok: true}, nil
+	}
+	for _, i := range lits {
+		lv, _ := untypedNumber(args[i])
+		lt := literalType(lv, t)
+		if lt.EqualIgnoreNullability(t) {
+			continue
+		}
+		s, ok := dtype.Supertype(t, lt)
+		if !ok {
+			return plan{}, w.noCommon(c, v, t, lv.DType(), args[first], args[i])
+		}
+		t = s
+	}
+	return plan{t: t, ok: true}, nil
+}
+
+// convert makes a take type t (nullability aside): a cast for a typed
+// expression, a converted value for an untyped literal, a typed null for the
+// null literal.
+func (w *walker) convert(c *expr.Call, a arg, t dtype.DType) (arg, error) {
+	if isNullLiteral(a) {
+		return nullLiteralTo(a, t), nil
+	}
+	if lv, ok := untypedNumber(a); ok {
+		if lv.DType().EqualIgnoreNullability(t) {
+			return a, nil
+		}
+		s, err := scalar.Cast(lv, t.AsNonNullable())
+		if err != nil {
+			return arg{}, w.literalMisfit(c, a, lv, t, err)
+		}
+		return literal(s), nil
+	}
+	return castTo(a, t), nil
+}
+
+// castTo wraps a in a cast to t (nullability aside) unless it already has
+// that type. The cast target is written without `?`: a cast keeps its
+// argument's nullability.
+func castTo(a arg, t dtype.DType) arg {
+	if a.dt().EqualIgnoreNullability(t) {
+		return a
+	}
+	f := fn.Cast(t.AsNonNullable())
+	b, err := expr.NewCall(f, a.b)
+	if err != nil {
+		// Every supertype is reachable by a cast; keep a so that binding
+		// reports the mismatch with its path.
+		return a
+	}
+	return arg{&expr.Call{Fn: f, Args: []expr.Expr{a.e}}, b}
+}
+
+// literal is the typed literal s, bound.
+func literal(s scalar.Scalar) arg {
+	lit := fn.Literal(s)
+	return arg{&expr.Call{Fn: lit}, expr.NewLiteral(s)}
+}
+
+// isNullLiteral reports whether a is the untyped null literal (dtype null).
+func isNullLiteral(a arg) bool {
+	c, ok := a.e.(*expr.Call)
+	if !ok {
+		return false
+	}
+	l, ok := c.Fn.(fn.LiteralFn)
+	return ok && l.Value.DType().IsNull()
+}
+
+// nullLiteralTo turns the null literal into a typed null of t; anything
+// else is returned unchanged.
+func nullLiteralTo(a arg, t dtype.DType) arg {
+	if !isNullLiteral(a) || t.IsNull() {
+		return a
+	}
+	return literal(scalar.Null(t))
+}
+
+// untypedNumber returns the value of an untyped numeric literal.
+func untypedNumber(a arg) (scalar.Scalar, bool) {
+	c, ok := a.e.(*expr.Call)
+	if !ok {
+		return scalar.Scalar{}, false
+	}
+	l, ok := c.Fn.(fn.LiteralFn)
+	if !ok || !l.Untyped || l.Value.IsNull() || !l.Value.DType().IsNumeric() {
+		return scalar.Scalar{}, false
+	}
+	return l.Value, true
+}
+
+// toBool makes argument i bool: the null literal becomes a bool null, an
+// expression of dtype null gets a cast; anything else but bool is an error.
+func (w *walker) toBool(c *expr.Call, args []arg, i int) error {
+	a := args[i]
+	switch {
+	case a.dt().IsBool():
+		return nil
+	case isNullLiteral(a):
+		args[i] = nullLiteralTo(a, dtype.Bool(true))
+		return nil
+	case a.dt().IsNull():
+		args[i] = castTo(a, dtype.Bool(false))
+		return nil
+	}
+	boolT := dtype.Bool(false)
+	e := &Error{
+		Path:  w.where(),
+		Node:  shorten(expr.Format(c)),
+		Fn:    c.Fn.ID(),
+		What:  "use " + a.dt().String() + " as bool",
+		Types: [2]dtype.DType{boolT, a.dt()},
+	}
+	if fn.CanCast(a.dt(), boolT) {
+		e.Hint, e.oneSided = castText(a.e, boolT), true
+	}
+	return e
+}
+
+// nullToBool is toBool for a lambda body: only a null body is adapted,
+// anything else is left for binding to judge.
+func nullToBool(a arg) (arg, error) {
+	switch {
+	case isNullLiteral(a):
+		return nullLiteralTo(a, dtype.Bool(true)), nil
+	case a.dt().IsNull():
+		return castTo(a, dtype.Bool(false)), nil
+	}
+	return a, nil
+}
+
+// toUtf8 makes argument i of concat utf8: untyped literals become their
+// text, other values that can be cast get a cast; nulls stay as they are
+// (concat skips them).
+func toUtf8(args []arg, i int) error {
+	a := args[i]
+	t := a.dt()
+	if t.IsUtf8() || t.IsNull() {
+		return nil
+	}
+	utf8 := dtype.Utf8(false)
+	if lv, ok := untypedNumber(a); ok {
+		if s, err := scalar.Cast(lv, utf8); err == nil {
+			args[i] = literal(s)
+			return nil
+		}
+	}
+	if fn.CanCast(t, utf8) {
+		args[i] = castTo(a, utf8)
+	}
+	return nil
+}
+
+// listContains makes the value of list_contains(xs, v) meet the element
+// type of xs: an untyped literal takes the element type when it fits, and
+// when v's type is wider the list is cast element-wise.
+func (w *walker) listContains(c *expr.Call, args []arg) error {
+	xs, v := args[0], args[1]
+	lt := xs.dt()
+	if !lt.IsList() {
+		return nil // binding reports it
+	}
+	elem := lt.Elem()
+	if isNullLiteral(v) {
+		args[1] = nullLiteralTo(v, elem)
+		return nil
+	}
+	var t dtype.DType
+	if lv, ok := untypedNumber(v); ok {
+		t = literalType(lv, elem)
+		if !t.EqualIgnoreNullability(elem) {
+			s, ok := dtype.Supertype(elem, t)
+			if !ok {
+				return w.noCommon(c, verbCompare, elem, lv.DType(), xs, v)
+			}
+			t = s
+		}
+	} else {
+		s, ok := dtype.Supertype(elem, v.dt())
+		if !ok {
+			return w.noCommon(c, verbCompare, elem, v.dt(), xs, v)
+		}
+		t = s
+	}
+	if !t.EqualIgnoreNullability(elem) {
+		nt := t.WithNullable(elem.Nullable())
+		if lt.Kind() == dtype.KindFixedSizeList {
+			args[0] = castTo(xs, dtype.FixedSizeList(nt, lt.Size(), false))
+		} else {
+			args[0] = castTo(xs, dtype.List(nt, false))
+		}
+	}
+	var err error
+	args[1], err = w.convert(c, v, t)
+	return err
+}
