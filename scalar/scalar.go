@@ -1,20 +1,3 @@
-// Package scalar holds typed constant values: a dtype plus a Go value.
-//
-// The Go value for each dtype kind:
-//
-//	Null, or any null value      nil
-//	Bool                          bool
-//	signed integers               int64
-//	unsigned integers             uint64
-//	f16, f32, f64                 float64 (f16 and f32 values are exactly representable)
-//	Decimal                       decimal128.Num (the unscaled integer)
-//	Utf8                          string
-//	Binary                        string (the bytes, immutable)
-//	date, time, timestamp         int64 (the storage value: days or ticks)
-//	Struct                        []Scalar, one per field
-//	List, FixedSizeList           []Scalar, one per element
-//
-// A Scalar is immutable; its slices are never modified after construction.
 package scalar
 
 import (
@@ -50,8 +33,12 @@ func Int(p dtype.PType, v int64) Scalar { return Scalar{dt: dtype.Primitive(p, f
 // Uint is an unsigned integer of type p (which must be unsigned).
 func Uint(p dtype.PType, v uint64) Scalar { return Scalar{dt: dtype.Primitive(p, false), val: v} }
 
-// Float is a float of type p (which must be a float type).
-func Float(p dtype.PType, v float64) Scalar { return Scalar{dt: dtype.Primitive(p, false), val: v} }
+// Float is a float of type p (which must be a float type). For f32 and f16,
+// v is rounded to the nearest value of p (ties to even); a NaN keeps its
+// sign and as much of its payload as p holds.
+func Float(p dtype.PType, v float64) Scalar {
+	return Scalar{dt: dtype.Primitive(p, false), val: roundFloat(p, v)}
+}
 
 // Int32 is an i32.
 func Int32(v int32) Scalar { return Int(dtype.I32, int64(v)) }
@@ -87,18 +74,21 @@ func Time(unit dtype.TimeUnit, v int64) Scalar {
 }
 
 // Struct is a struct value of type t with one value per field. The caller
-// guarantees the values' dtypes match the fields.
+// guarantees the values' dtypes match the fields (nullability aside: each
+// value is relabelled with its field's type); use New to have them checked.
 func Struct(t dtype.DType, fields []Scalar) Scalar {
 	fs := make([]Scalar, len(fields))
 	copy(fs, fields)
-	return Scalar{dt: t, val: fs}
+	return relabel(Scalar{dt: t, val: fs}, t)
 }
 
-// List is a list value of type t (List or FixedSizeList).
+// List is a list value of type t (List or FixedSizeList). The caller
+// guarantees the elements' dtypes match t's element type (nullability aside:
+// each element is relabelled with it); use New to have them checked.
 func List(t dtype.DType, elems []Scalar) Scalar {
 	es := make([]Scalar, len(elems))
 	copy(es, elems)
-	return Scalar{dt: t, val: es}
+	return relabel(Scalar{dt: t, val: es}, t)
 }
 
 // New makes a scalar of type t from a Go value of the kind the package doc
@@ -111,13 +101,15 @@ func New(t dtype.DType, v any) (Scalar, error) {
 		}
 		return Scalar{dt: t}, nil
 	}
-	if err := checkValue(t, v); err != nil {
+	val, err := conformValue(t, v)
+	if err != nil {
 		return Scalar{}, err
 	}
-	return Scalar{dt: t, val: v}, nil
+	return Scalar{dt: t, val: val}, nil
 }
 
 // WithDType returns s relabelled as type t, which must have the same
 // physical value representation (the caller guarantees it, as when changing
-// only nullability).
-func (s Scalar) WithDType(t dtype.DType) Scalar { return Scalar{dt: t, val: s.val} }
+// only nullability). Nested values are relabelled with t's field and element
+// types.
+func (s Scalar) WithDType(t dtype.DType) Scalar { return relabel(s, t) }
