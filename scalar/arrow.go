@@ -104,15 +104,21 @@ func FromArray(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 	if i < 0 || i >= arr.Len() {
 		return Scalar{}, errorf("row %d out of range for an array of length %d", i, arr.Len())
 	}
-	if arr.IsNull(i) {
+	if isNullAt(arr, i) {
 		return Null(t), nil
 	}
 	return fromArrayValue(arr, i, t)
 }
 
+// isNullAt reports whether row i of arr is null (every row of a null-typed
+// array is, though it has no validity bitmap).
+func isNullAt(arr arrow.Array, i int) bool {
+	return arr.DataType().ID() == arrow.NULL || arr.IsNull(i)
+}
+
 // fromArraySlot reads a nested value into a slot of type t.
 func fromArraySlot(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
-	if arr.IsNull(i) {
+	if isNullAt(arr, i) {
 		if !t.Nullable() {
 			return Scalar{}, errorf("null value in non-nullable %s", t)
 		}
@@ -144,11 +150,11 @@ func fromArrayValue(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 	case *array.Uint64:
 		v = a.Value(i)
 	case *array.Float16:
-		v = f16ToFloat64(a.Value(i).Uint16())
+		v = roundFloat(dtype.F16, f16ToFloat64(a.Value(i).Uint16()))
 	case *array.Float32:
-		v = float64(a.Value(i))
+		v = roundFloat(dtype.F32, float64(a.Value(i)))
 	case *array.Float64:
-		v = a.Value(i)
+		v = roundFloat(dtype.F64, a.Value(i))
 	case *array.Decimal128:
 		n := a.Value(i)
 		if !n.FitsInPrecision(int32(t.Precision())) {

@@ -426,7 +426,7 @@ func parseText(text string, to dtype.DType) (Scalar, *castFail) {
 		if msg != nil {
 			return Scalar{}, msg
 		}
-		v = f
+		v = roundFloat(to.PType(), f)
 	default: // integers and decimals
 		d, ok := parseDec(trimmed)
 		if !ok {

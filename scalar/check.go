@@ -208,9 +208,15 @@ func unsignedMax(p dtype.PType) uint64 {
 	return math.MaxUint64
 }
 
+// canonicalNaN is the one NaN a scalar holds.
+var canonicalNaN = math.Float64frombits(0x7ff8000000000000)
+
 // roundFloat rounds v to the nearest value of the float type p, as stored in
-// a float64.
+// a float64; every NaN becomes canonicalNaN.
 func roundFloat(p dtype.PType, v float64) float64 {
+	if v != v {
+		return canonicalNaN
+	}
 	switch p {
 	case dtype.F32:
 		return float64(float32(v))

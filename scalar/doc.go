@@ -8,7 +8,8 @@
 //	Bool                          bool
 //	signed integers               int64
 //	unsigned integers             uint64
-//	f16, f32, f64                 float64 (f16 and f32 values are exactly representable)
+//	f16, f32, f64                 float64 (f16 and f32 values are exactly representable;
+//	                              every NaN is one canonical quiet NaN)
 //	Decimal                       decimal128.Num (the unscaled integer)
 //	Utf8                          string (valid UTF-8)
 //	Binary                        string (the bytes, immutable)
@@ -27,7 +28,9 @@
 //
 // Identical is structural equality: the same dtype (nullability included, at
 // every level) and the same value, with floats compared by their bits, so NaN
-// is identical to a NaN with the same bits and -0.0 is not identical to 0.0.
+// is identical to NaN (scalars hold a single canonical NaN: its sign and
+// payload are not kept, as text could not carry them) and -0.0 is not
+// identical to 0.0.
 // Hash agrees with Identical.
 //
 // Compare orders two non-null values of one type (nullability ignored):

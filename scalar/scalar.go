@@ -34,8 +34,8 @@ func Int(p dtype.PType, v int64) Scalar { return Scalar{dt: dtype.Primitive(p, f
 func Uint(p dtype.PType, v uint64) Scalar { return Scalar{dt: dtype.Primitive(p, false), val: v} }
 
 // Float is a float of type p (which must be a float type). For f32 and f16,
-// v is rounded to the nearest value of p (ties to even); a NaN keeps its
-// sign and as much of its payload as p holds.
+// v is rounded to the nearest value of p (ties to even). Every NaN is
+// stored as one canonical NaN.
 func Float(p dtype.PType, v float64) Scalar {
 	return Scalar{dt: dtype.Primitive(p, false), val: roundFloat(p, v)}
 }

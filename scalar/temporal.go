@@ -368,7 +368,14 @@ func parseTimestampText(s string, u dtype.TimeUnit) (ticks int64, msg string, ov
 		return 0, "unexpected " + strconv.Quote(p.s[p.pos:]) + " after the timestamp", false
 	}
 	per := u.PerSecond()
-	v, ok := mulAdd(days, 86400*per, tod-off*per)
+	day := 86400 * per
+	rest := tod - off*per
+	if days < 0 {
+		// Near the lower limit days×day alone may not fit while the sum
+		// does: take one day off the product and add it to the rest.
+		days, rest = days+1, rest-day
+	}
+	v, ok := mulAdd(days, day, rest)
 	if !ok {
 		return 0, "timestamp out of range for " + u.String(), true
 	}
