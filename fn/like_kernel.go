@@ -1,0 +1,23 @@
+package fn
+
+// Kernel of LIKE and ILIKE (like.go), over internal/kernels.
+
+import (
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/kernels"
+)
+
+var _ Kernel = LikeFn{}
+
+// Eval evaluates `value [NOT] [I]LIKE pattern`. A scalar pattern is
+// compiled once for all rows. A pattern ending in a lone escape character
+// `\` is an *EvalError wrapping errs.ErrInvalidArgument at the first row
+// that uses it.
+func (l LikeFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := CheckArity(l, len(args)); err != nil {
+		return datum.Datum{}, err
+	}
+	out, err := kernels.Like(ctxMem(ctx), args[0], args[1], l.Negated, l.CaseInsensitive, ret)
+	return out, kernelErr(l, err)
+}

@@ -1,0 +1,99 @@
+package fn
+
+// Kernels of the string functions (string.go), over internal/kernels.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/kernels"
+)
+
+var (
+	_ Kernel = strFn{}
+	_ Kernel = byteLength{}
+	_ Kernel = concat{}
+	_ Kernel = substring{}
+)
+
+// Eval evaluates lower, upper, length, starts_with, ends_with and contains.
+func (s strFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := CheckArity(s, len(args)); err != nil {
+		return datum.Datum{}, err
+	}
+	mem := ctxMem(ctx)
+	var (
+		out datum.Datum
+		err error
+	)
+	switch s.id {
+	case "lower":
+		out, err = kernels.CaseMap(mem, args[0], ret, false)
+	case "upper":
+		out, err = kernels.CaseMap(mem, args[0], ret, true)
+	case "length":
+		out, err = kernels.Length(mem, args[0], ret)
+	case "starts_with":
+		out, err = kernels.StringPredicate(mem, kernels.OpStartsWith, args[0], args[1], ret)
+	case "ends_with":
+		out, err = kernels.StringPredicate(mem, kernels.OpEndsWith, args[0], args[1], ret)
+	case "contains":
+		out, err = kernels.StringPredicate(mem, kernels.OpContains, args[0], args[1], ret)
+	default:
+		return datum.Datum{}, fmt.Errorf("%s: no kernel", s.id)
+	}
+	return out, kernelErr(s, err)
+}
+
+// Eval evaluates byte_length.
+func (b byteLength) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := CheckArity(b, len(args)); err != nil {
+		return datum.Datum{}, err
+	}
+	out, err := kernels.ByteLength(ctxMem(ctx), args[0], ret)
+	return out, kernelErr(b, err)
+}
+
+// Eval evaluates concat.
+func (c concat) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := CheckArity(c, len(args)); err != nil {
+		return datum.Datum{}, err
+	}
+	out, err := kernels.Concat(ctxMem(ctx), args, ret)
+	return out, kernelErr(c, err)
+}
+
+// Eval evaluates substring.
+func (s substring) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := CheckArity(s, len(args)); err != nil {
+		return datum.Datum{}, err
+	}
+	out, err := kernels.Substring(ctxMem(ctx), args, ret)
+	return out, kernelErr(s, err)
+}
+
+// ctxMem is the allocator of ctx, Go's default when ctx has none.
+func ctxMem(ctx *Context) memory.Allocator {
+	if ctx == nil || ctx.Mem == nil {
+		return memory.DefaultAllocator
+	}
+	return ctx.Mem
+}
+
+// kernelErr names f in a kernel's error: a *kernels.RowError becomes an
+// *EvalError at its row; any other error (a malformed input array) is
+// prefixed with the function's id. nil stays nil.
+func kernelErr(f Function, err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *kernels.RowError
+	if errors.As(err, &re) {
+		return &EvalError{Fn: f.ID(), Row: re.Row, Err: re.Err}
+	}
+	return fmt.Errorf("%s: %w", f.ID(), err)
+}

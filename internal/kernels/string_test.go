@@ -1,0 +1,327 @@
+package kernels
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+func TestLowerUpper(t *testing.T) {
+	lower := []kernelCase{
+		{name: "ascii", args: []in{col(strN, `["Hello", null, "WORLD", "", "a1B2"]`)}, ret: strN,
+			want: `["hello", null, "world", "", "a1b2"]`},
+		{name: "no nulls", args: []in{col(str, `["ABC", "dEf"]`)}, ret: str, want: `["abc", "def"]`},
+		{name: "unicode", args: []in{col(strN, `["ÀÉÎ", "Straße", "ΣΑΣ", "İx", "ẞ", null, "ASCII"]`)}, ret: strN,
+			want: `["àéî", "straße", "σασ", "ix", "ß", null, "ascii"]`},
+		{name: "empty", args: []in{col(strN, `[]`)}, ret: strN, want: `[]`},
+		{name: "all null", args: []in{col(strN, `[null, null]`)}, ret: strN, want: `[null, null]`},
+		{name: "scalar", args: []in{lit(scalar.String("ÀbC"))}, ret: str, want: `["àbc"]`},
+		{name: "null scalar", args: []in{lit(scalar.Null(str))}, ret: strN, want: `[null]`},
+	}
+	runCases(t, lower, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return CaseMap(mem, a[0], ret, false)
+	})
+	upper := []kernelCase{
+		{name: "ascii", args: []in{col(strN, `["Hello", null, "world", ""]`)}, ret: strN,
+			want: `["HELLO", null, "WORLD", ""]`},
+		{name: "unicode", args: []in{col(strN, `["àéî", "straße", "σας", "ǆ"]`)}, ret: strN,
+			want: `["ÀÉÎ", "STRAßE", "ΣΑΣ", "Ǆ"]`},
+		{name: "scalar", args: []in{lit(scalar.String("été"))}, ret: str, want: `["ÉTÉ"]`},
+	}
+	runCases(t, upper, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return CaseMap(mem, a[0], ret, true)
+	})
+}
+
+// TestCaseMapInvalidUTF8 checks that bytes that are not UTF-8 pass through.
+func TestCaseMapInvalidUTF8(t *testing.T) {
+	mem := checkedMem(t)
+	b := array.NewStringBuilder(mem)
+	b.AppendValues([]string{"AB\xffC", "\xc3"}, nil)
+	arr := b.NewArray()
+	b.Release()
+	defer arr.Release()
+	got, err := CaseMap(mem, datum.FromArray(arr, str), str, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	s := got.Array().(*array.String)
+	if s.Value(0) != "ab\xffc" || s.Value(1) != "\xc3" {
+		t.Errorf("got %q %q", s.Value(0), s.Value(1))
+	}
+}
+
+// TestCaseMapSharesBuffers checks the ASCII path of an unsliced array: the
+// offsets and validity are the input's.
+func TestCaseMapSharesBuffers(t *testing.T) {
+	mem := checkedMem(t)
+	arr := fromJSON(t, mem, strN, `["AB", null, "C"]`)
+	defer arr.Release()
+	got, err := CaseMap(mem, datum.FromArray(arr, strN), strN, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	in, out := arr.Data().Buffers(), got.Array().Data().Buffers()
+	if in[0] != out[0] || in[1] != out[1] || in[2] == out[2] {
+		t.Errorf("want the validity and offsets shared and the data new")
+	}
+}
+
+func TestLength(t *testing.T) {
+	cases := []kernelCase{
+		{name: "chars", args: []in{col(strN, `["", "abc", "héllo", null, "日本語", "🦆"]`)}, ret: i64N,
+			want: `[0, 3, 5, null, 3, 1]`},
+		{name: "ascii", args: []in{col(str, `["a", "bc"]`)}, ret: i64, want: `[1, 2]`},
+		{name: "scalar", args: []in{lit(scalar.String("héllo"))}, ret: i64, want: `[5, 5]`},
+		{name: "null scalar", args: []in{lit(scalar.Null(str))}, ret: i64N, want: `[null]`},
+		{name: "empty", args: []in{col(strN, `[]`)}, ret: i64N, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return Length(mem, a[0], ret)
+	})
+	bytes := []kernelCase{
+		{name: "str", args: []in{col(strN, `["", "abc", "héllo", null, "日本語"]`)}, ret: i64N,
+			want: `[0, 3, 6, null, 9]`},
+		{name: "scalar", args: []in{lit(scalar.String("日本"))}, ret: i64, want: `[6]`},
+		{name: "binary scalar", args: []in{lit(scalar.Binary([]byte{0, 1, 2}))}, ret: i64, want: `[3]`},
+	}
+	runCases(t, bytes, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return ByteLength(mem, a[0], ret)
+	})
+}
+
+func TestByteLengthBinary(t *testing.T) {
+	mem := checkedMem(t)
+	b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+	b.AppendValues([][]byte{{0xff, 0}, nil, {}, {1, 2, 3}}, []bool{true, false, true, true})
+	arr := b.NewArray()
+	b.Release()
+	defer arr.Release()
+	sl := array.NewSlice(arr, 1, 4)
+	defer sl.Release()
+	got, err := ByteLength(mem, datum.FromArray(sl, dtype.Binary(true)), i64N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	expectDatum(t, mem, got, i64N, `[null, 0, 3]`)
+}
+
+func TestStringPredicates(t *testing.T) {
+	s := col(strN, `["abcdef", "ab", null, "", "xabc", "abcdefghijklmnop", "abc"]`)
+	ops := []struct {
+		op    StrOp
+		cases []kernelCase
+	}{
+		{OpStartsWith, []kernelCase{
+			{name: "scalar prefix", args: []in{s, lit(scalar.String("abc"))}, ret: boolN,
+				want: `[true, false, null, false, false, true, true]`},
+			{name: "empty prefix", args: []in{s, lit(scalar.String(""))}, ret: boolN,
+				want: `[true, true, null, true, true, true, true]`},
+			{name: "long prefix", args: []in{s, lit(scalar.String("abcdefghij"))}, ret: boolN,
+				want: `[false, false, null, false, false, true, false]`},
+			{name: "eight bytes", args: []in{s, lit(scalar.String("abcdefgh"))}, ret: boolN,
+				want: `[false, false, null, false, false, true, false]`},
+			{name: "array prefix", args: []in{s, col(strN, `["abc", "abc", "a", null, "x", "", "abcd"]`)}, ret: boolN,
+				want: `[true, false, null, null, true, true, false]`},
+			{name: "scalar string", args: []in{lit(scalar.String("héllo")), col(strN, `["hé", "e", null]`)}, ret: boolN,
+				want: `[true, false, null]`},
+			{name: "scalars", args: []in{lit(scalar.String("héllo")), lit(scalar.String("hé"))}, ret: boolNN, want: `[true, true]`},
+			{name: "null scalar", args: []in{s, lit(scalar.Null(str))}, ret: boolN, want: `[null, null, null, null, null, null, null]`},
+		}},
+		{OpEndsWith, []kernelCase{
+			{name: "scalar suffix", args: []in{s, lit(scalar.String("abc"))}, ret: boolN,
+				want: `[false, false, null, false, true, false, true]`},
+			{name: "long suffix", args: []in{s, lit(scalar.String("ijklmnop"))}, ret: boolN,
+				want: `[false, false, null, false, false, true, false]`},
+			{name: "longer suffix", args: []in{s, lit(scalar.String("hijklmnop"))}, ret: boolN,
+				want: `[false, false, null, false, false, true, false]`},
+			{name: "empty suffix", args: []in{s, lit(scalar.String(""))}, ret: boolN,
+				want: `[true, true, null, true, true, true, true]`},
+			{name: "array suffix", args: []in{s, col(strN, `["ef", "b", "a", "", "abc", "x", "abcd"]`)}, ret: boolN,
+				want: `[true, true, null, true, true, false, false]`},
+		}},
+		{OpContains, []kernelCase{
+			{name: "scalar needle", args: []in{s, lit(scalar.String("bc"))}, ret: boolN,
+				want: `[true, false, null, false, true, true, true]`},
+			{name: "straddling rows", args: []in{col(str, `["ab", "cd", "abcd", "", "c"]`), lit(scalar.String("bc"))}, ret: boolNN,
+				want: `[false, false, true, false, false]`},
+			{name: "empty needle", args: []in{s, lit(scalar.String(""))}, ret: boolN,
+				want: `[true, true, null, true, true, true, true]`},
+			{name: "array needle", args: []in{s, col(strN, `["cd", "x", "a", "", "xa", "p", "abcd"]`)}, ret: boolN,
+				want: `[true, false, null, true, true, true, false]`},
+			{name: "unicode", args: []in{col(str, `["日本語", "本"]`), lit(scalar.String("本"))}, ret: boolNN,
+				want: `[true, true]`},
+		}},
+	}
+	for _, o := range ops {
+		t.Run([]string{"starts_with", "ends_with", "contains"}[o.op], func(t *testing.T) {
+			runCases(t, o.cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+				return StringPredicate(mem, o.op, a[0], a[1], ret)
+			})
+		})
+	}
+}
+
+func TestConcat(t *testing.T) {
+	null := dtype.Null()
+	cases := []kernelCase{
+		{name: "arrays", args: []in{col(strN, `["a", null, "c", null]`), col(strN, `["x", "y", null, null]`)}, ret: str,
+			want: `["ax", "y", "c", ""]`},
+		{name: "with scalars", args: []in{lit(scalar.String("<")), col(strN, `["a", null, "日本"]`), lit(scalar.Null(str)), lit(scalar.String(">"))},
+			ret: str, want: `["<a>", "<>", "<日本>"]`},
+		{name: "null type", args: []in{col(str, `["a", "b"]`), col(null, `[null, null]`), lit(scalar.Null(null))}, ret: str,
+			want: `["a", "b"]`},
+		{name: "one", args: []in{col(strN, `["a", null]`)}, ret: str, want: `["a", ""]`},
+		{name: "scalars", args: []in{lit(scalar.String("a")), lit(scalar.Null(str)), lit(scalar.String("é"))}, ret: str, want: `["aé", "aé"]`},
+		{name: "all null scalars", args: []in{lit(scalar.Null(str))}, ret: str, want: `[""]`},
+		{name: "empty", args: []in{col(strN, `[]`), lit(scalar.String("x"))}, ret: str, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return Concat(mem, a, ret)
+	})
+}
+
+func TestSubstring(t *testing.T) {
+	// The rows and most expectations are DuckDB's own
+	// (test/sql/function/string/test_substring.test).
+	s := col(strN, `["hello", "world", "b", null]`)
+	off := col(i32N, `[1, 2, 1, 2]`)
+	length := col(i32N, `[2, 3, 1, 2]`)
+	i := func(v int64) in { return lit(scalar.Int64(v)) }
+	cases := []kernelCase{
+		{name: "1 for 2", args: []in{s, i(1), i(2)}, ret: strN, want: `["he", "wo", "b", null]`},
+		{name: "2 for 2", args: []in{s, i(2), i(2)}, ret: strN, want: `["el", "or", "", null]`},
+		{name: "columns", args: []in{s, off, length}, ret: strN, want: `["he", "orl", "b", null]`},
+		{name: "scalar string", args: []in{lit(scalar.String("hello")), off, length}, ret: strN, want: `["he", "ell", "h", "el"]`},
+		{name: "null offset", args: []in{lit(scalar.String("hello")), col(i32N, `[1, null, 2, 3]`), length}, ret: strN, want: `["he", null, "e", "ll"]`},
+		{name: "negative offset", args: []in{s, i(-2), i(2)}, ret: strN, want: `["lo", "ld", "b", null]`},
+		{name: "zero offset", args: []in{s, i(0), length}, ret: strN, want: `["h", "wo", "", null]`},
+		{name: "negative length", args: []in{s, i(2), i(-2)}, ret: strN, want: `["h", "w", "b", null]`},
+		{name: "both negative", args: []in{s, i(-2), i(-2)}, ret: strN, want: `["el", "or", "", null]`},
+		{name: "zero length", args: []in{s, i(2), i(0)}, ret: strN, want: `["", "", "", null]`},
+		{name: "no length", args: []in{s, i(2)}, ret: strN, want: `["ello", "orld", "", null]`},
+		{name: "zero offset no length", args: []in{s, i(0)}, ret: strN, want: `["hello", "world", "b", null]`},
+		{name: "huge", args: []in{s, i(2147483647), i(2147483647)}, ret: strN, want: `["", "", "", null]`},
+		{name: "huge back", args: []in{s, i(2147483647), i(-2147483648)}, ret: strN, want: `["hello", "world", "b", null]`},
+		{name: "huge negative", args: []in{s, i(-2147483647), i(2147483647)}, ret: strN, want: `["hello", "world", "b", null]`},
+		{name: "huge both", args: []in{s, i(-2147483648), i(-2147483648)}, ret: strN, want: `["", "", "", null]`},
+		// DuckDB rejects these; here they select what their values say.
+		{name: "int64 extremes", args: []in{s, i(math.MaxInt64), i(math.MinInt64)}, ret: strN, want: `["hello", "world", "b", null]`},
+		{name: "int64 extremes 2", args: []in{s, i(math.MinInt64), i(math.MaxInt64)}, ret: strN, want: `["hello", "world", "b", null]`},
+		{name: "u64 offset", args: []in{s, lit(scalar.Uint(dtype.U64, math.MaxUint64))}, ret: strN, want: `["", "", "", null]`},
+		{name: "u8 columns", args: []in{s, col(dtype.Primitive(dtype.U8, false), `[2, 3, 1, 1]`), col(dtype.Primitive(dtype.I16, false), `[1, 1, 5, 1]`)}, ret: strN, want: `["e", "r", "b", null]`},
+		{name: "short", args: []in{lit(scalar.String("a")), i(-1)}, ret: str, want: `["a"]`},
+		{name: "last", args: []in{lit(scalar.String("abcd")), i(-1)}, ret: str, want: `["d"]`},
+		{name: "before start", args: []in{lit(scalar.String("abcd")), i(-7)}, ret: str, want: `["abcd"]`},
+		{name: "unicode zero length", args: []in{lit(scalar.String("🦆ab")), i(1), i(0)}, ret: str, want: `[""]`},
+		{name: "unicode", args: []in{col(str, `["héllo", "日本語", "🦆ab", "aé"]`), i(2), i(3)}, ret: strN, want: `["éll", "本語", "ab", "é"]`},
+		{name: "unicode from end", args: []in{col(str, `["héllo", "日本語", "🦆ab"]`), i(-2)}, ret: strN, want: `["lo", "本語", "ab"]`},
+		{name: "null scalar", args: []in{s, lit(scalar.Null(i64)), i(1)}, ret: strN, want: `[null, null, null, null]`},
+		{name: "empty", args: []in{col(strN, `[]`), i(1)}, ret: strN, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return Substring(mem, a, ret)
+	})
+}
+
+func TestSubstringRange(t *testing.T) {
+	// Every (offset, length) in a window around a 5-character string
+	// against a direct transcription of the rules.
+	ref := func(size, off, length int64) string {
+		s := "abcde"[:size]
+		if length == 0 {
+			return ""
+		}
+		var start int64
+		switch {
+		case off > 0:
+			start = min(size, off-1)
+		case off < 0:
+			start = max(0, size+off)
+		default:
+			length--
+			if length == 0 {
+				return ""
+			}
+		}
+		end := min(size, start+length)
+		if length < 0 {
+			end, start = start, max(0, start+length)
+		}
+		return s[start:end]
+	}
+	for size := int64(0); size <= 5; size++ {
+		for off := int64(-8); off <= 8; off++ {
+			for length := int64(-8); length <= 8; length++ {
+				got := string(substringOf([]byte("abcde"[:size]), off, length))
+				if want := ref(size, off, length); got != want {
+					t.Errorf("substring(%q, %d, %d) = %q, want %q", "abcde"[:size], off, length, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestIntArgErrors(t *testing.T) {
+	mem := checkedMem(t)
+	s := datum.FromScalar(scalar.String("abc"), 1)
+	_, err := Substring(mem, []datum.Datum{s, datum.FromScalar(scalar.Float64(1), 1)}, str)
+	if err == nil || !strings.Contains(err.Error(), "offset") {
+		t.Errorf("error %v, want one about the offset", err)
+	}
+	f := fromJSON(t, mem, dtype.Primitive(dtype.F64, false), `[1]`)
+	defer f.Release()
+	_, err = Substring(mem, []datum.Datum{s, datum.FromScalar(scalar.Int64(1), 1), datum.FromArray(f, dtype.Primitive(dtype.F64, false))}, str)
+	if err == nil || !strings.Contains(err.Error(), "length") {
+		t.Errorf("error %v, want one about the length", err)
+	}
+}
+
+// TestMalformedStrings checks that an array whose offsets point outside its
+// data is an error, not a panic.
+func TestMalformedStrings(t *testing.T) {
+	mem := checkedMem(t)
+	offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{-1, 2, 3}))
+	data := memory.NewBufferBytes([]byte("abc"))
+	d := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
+	defer d.Release()
+	arr := array.NewStringData(d)
+	defer arr.Release()
+	for name, call := range map[string]func() (datum.Datum, error){
+		"lower":     func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
+		"length":    func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
+		"substring": func() (datum.Datum, error) { return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str) },
+		"like":      func() (datum.Datum, error) { return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN) },
+		"concat":    func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
+	} {
+		got, err := call()
+		if err == nil {
+			got.Release()
+			t.Errorf("%s: no error for offsets past the data", name)
+		} else if !strings.Contains(err.Error(), "outside") {
+			t.Errorf("%s: error %q", name, err)
+		}
+	}
+}
+
+func TestOffsetFits(t *testing.T) {
+	if err := offsetFits(math.MaxInt32); err != nil {
+		t.Errorf("offsetFits(MaxInt32) = %v", err)
+	}
+	if err := offsetFits(math.MaxInt32 + 1); !errors.Is(err, errs.ErrOverflow) {
+		t.Errorf("offsetFits(MaxInt32+1) = %v, want ErrOverflow", err)
+	}
+}
