@@ -189,8 +189,8 @@ func runCases(t *testing.T, cases []kernelCase, call func(mem memory.Allocator, 
 
 // The dtypes the tests use most.
 var (
-	strN  = dtype.Utf8(true)
-	str   = dtype.Utf8(false)
+	strN   = dtype.Utf8(true)
+	str    = dtype.Utf8(false)
 	i64N   = dtype.Primitive(dtype.I64, true)
 	i64    = dtype.Primitive(dtype.I64, false)
 	i32N   = dtype.Primitive(dtype.I32, true)

@@ -301,11 +301,15 @@ func TestMalformedStrings(t *testing.T) {
 	arr := array.NewStringData(d)
 	defer arr.Release()
 	for name, call := range map[string]func() (datum.Datum, error){
-		"lower":     func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
-		"length":    func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
-		"substring": func() (datum.Datum, error) { return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str) },
-		"like":      func() (datum.Datum, error) { return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN) },
-		"concat":    func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
+		"lower":  func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
+		"length": func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
+		"substring": func() (datum.Datum, error) {
+			return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str)
+		},
+		"like": func() (datum.Datum, error) {
+			return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN)
+		},
+		"concat": func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
 	} {
 		got, err := call()
 		if err == nil {
