@@ -228,15 +228,12 @@ func splitTrue(d datum.Datum) (taken, rest []int32, allTrue bool) {
 	n := d.Len()
 	ad := d.Array().Data()
 	vals := bufferBytes(ad, 1)
-	var valid []byte
-	if ad.NullN() > 0 {
-		valid = bufferBytes(ad, 0)
-	}
+	valid := validityOf(ad)
 	off := ad.Offset()
 	taken = make([]int32, 0, n)
 	rest = make([]int32, 0, n)
 	for i := range n {
-		if (valid == nil || bitutil.BitIsSet(valid, off+i)) && bitutil.BitIsSet(vals, off+i) {
+		if valid.valid(i) && bitutil.BitIsSet(vals, off+i) {
 			taken = append(taken, int32(i))
 		} else {
 			rest = append(rest, int32(i))

@@ -219,7 +219,7 @@ func structField(mem memory.Allocator, d datum.Datum, name string, t dtype.DType
 	defer bm.Release()
 	sd := st.Data()
 	sv := bufferBytes(sd, 0)
-	if cv := bufferBytes(cd, 0); cv != nil && cd.NullN() > 0 {
+	if cv := bufferBytes(cd, 0); cv != nil && nullCount(cd) > 0 {
 		bitutil.BitmapAnd(sv, cv, int64(sd.Offset()), int64(off), bm.Bytes(), int64(off), int64(n))
 	} else {
 		bitutil.CopyBitmap(sv, sd.Offset(), n, bm.Bytes(), off)

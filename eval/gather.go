@@ -60,6 +60,7 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 		return array.NewData(t, n, []*memory.Buffer{validity, offs, data}, nil, nulls, 0), nil
 
 	case arrow.LIST:
+		srcValid := validityOf(d)
 		srcOffs := int32Values(d, 1)
 		offs := newBuffer(mem, 4*(n+1))
 		defer offs.Release()
@@ -68,7 +69,7 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 		total := 0
 		for i, j := range idx {
 			out[i] = int32(total)
-			if j < 0 || !isValid(d, int(j)) {
+			if j < 0 || !srcValid.valid(int(j)) {
 				continue
 			}
 			s, e := srcOffs[off+int(j)], srcOffs[off+int(j)+1]
@@ -90,9 +91,10 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 
 	case arrow.FIXED_SIZE_LIST:
 		size := int(t.(*arrow.FixedSizeListType).Len())
+		srcValid := validityOf(d)
 		child := make([]int32, 0, n*size)
 		for _, j := range idx {
-			if j < 0 || !isValid(d, int(j)) {
+			if j < 0 || !srcValid.valid(int(j)) {
 				for range size {
 					child = append(child, -1)
 				}
@@ -217,7 +219,7 @@ func gatherBinary(mem memory.Allocator, d arrow.ArrayData, idx []int32) (offs, d
 // null count; the bitmap is nil when no row is null.
 func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memory.Buffer, int) {
 	var src []byte
-	if d.NullN() > 0 {
+	if nullCount(d) > 0 {
 		src = bufferBytes(d, 0)
 	}
 	if src == nil {
@@ -250,22 +252,51 @@ func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memo
 	return buf, nulls
 }
 
-// isValid reports whether logical row i of d is not null.
-func isValid(d arrow.ArrayData, i int) bool {
-	if d.NullN() == 0 {
-		return true
+// nullCount is the number of null rows of d. ArrayData may hold an
+// unknown (negative) count, as slices do; it is then counted.
+func nullCount(d arrow.ArrayData) int {
+	if n := d.NullN(); n >= 0 {
+		return n
 	}
 	if d.DataType().ID() == arrow.NULL {
-		return false
+		return d.Len()
 	}
 	bm := bufferBytes(d, 0)
-	return bm == nil || bitutil.BitIsSet(bm, d.Offset()+i)
+	if bm == nil {
+		return 0
+	}
+	return d.Len() - bitutil.CountSetBits(bm, d.Offset(), d.Len())
+}
+
+// validity reads the validity of an array's rows.
+type validity struct {
+	bits []byte // nil when every row is valid
+	off  int
+	all  bool // every row is null (the Null type)
+}
+
+func validityOf(d arrow.ArrayData) validity {
+	if d.DataType().ID() == arrow.NULL {
+		return validity{all: d.Len() > 0}
+	}
+	if nullCount(d) == 0 {
+		return validity{}
+	}
+	return validity{bits: bufferBytes(d, 0), off: d.Offset()}
+}
+
+// valid reports whether logical row i is not null.
+func (v validity) valid(i int) bool {
+	if v.bits == nil {
+		return !v.all
+	}
+	return bitutil.BitIsSet(v.bits, v.off+i)
 }
 
 // copyValidity is a fresh bitmap (offset 0) holding the validity of d's
 // rows, or nil when d has no nulls.
 func copyValidity(mem memory.Allocator, d arrow.ArrayData) (*memory.Buffer, int) {
-	nulls := d.NullN()
+	nulls := nullCount(d)
 	if nulls == 0 {
 		return nil, 0
 	}

@@ -150,6 +150,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	default:
 		return fl, fmt.Errorf("eval: a list function over an array of Arrow type %s", d.DataType())
 	}
+	valid := validityOf(d)
 	if start < 0 || end < start || end > child.Len() {
 		return fl, fmt.Errorf("eval: list array addresses elements %d to %d of a child of %d", start, end, child.Len())
 	}
@@ -158,7 +159,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 		if s < start || e < s || e > end {
 			return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
 		}
-		if isValid(d, r) {
+		if valid.valid(r) {
 			fl.offs[r+1] = fl.offs[r] + int32(e-s)
 		} else {
 			fl.offs[r+1] = fl.offs[r]
@@ -175,7 +176,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	}
 	idx := make([]int32, 0, fl.offs[n])
 	for r := range n {
-		if !isValid(d, r) {
+		if !valid.valid(r) {
 			continue
 		}
 		s, e := ranges(r)
@@ -294,7 +295,7 @@ func (ev *evaluator) buildFilter(xs arrow.Array, fl flatList, res datum.Datum, t
 // list). A null list gives null.
 func (ev *evaluator) buildQuantifier(xs arrow.Array, fl flatList, res datum.Datum, isAll bool) (arrow.Array, error) {
 	n := xs.Len()
-	xd := xs.Data()
+	xv := validityOf(xs.Data())
 	pred := newBoolReader(res)
 	vals := newBitmap(ev.mem, n)
 	defer vals.Release()
@@ -303,7 +304,7 @@ func (ev *evaluator) buildQuantifier(xs arrow.Array, fl flatList, res datum.Datu
 	vb, nb := vals.Bytes(), valid.Bytes()
 	nulls := 0
 	for r := range n {
-		if !isValid(xd, r) {
+		if !xv.valid(r) {
 			nulls++
 			continue
 		}
@@ -356,7 +357,7 @@ func newBoolReader(d datum.Datum) boolReader {
 	}
 	ad := d.Array().Data()
 	r := boolReader{vals: bufferBytes(ad, 1), off: ad.Offset()}
-	if ad.NullN() > 0 {
+	if nullCount(ad) > 0 {
 		r.valid = bufferBytes(ad, 0)
 	}
 	return r
