@@ -24,15 +24,31 @@ const (
 // Format prints e in the canonical text form (see the package doc of parse
 // for the grammar). Free variables print as $name, lambda parameters bare,
 // and root fields bare unless a lambda parameter shadows them ($.name then).
+//
+// Calls whose argument count does not fit their operator syntax (a `not`
+// with two arguments, a pack with fewer values than names) print in call
+// syntax, id(args…); for functions with options (get_item, cast, pack, …)
+// that form does not parse back, but Format never fails.
 func Format(e Expr) string {
 	var p printer
 	p.expr(e, precLambda)
-	return p.b.String()
+	return string(p.b)
 }
 
 type printer struct {
-	b      strings.Builder
+	b      buffer
 	params []string // lambda parameters in scope, innermost last
+}
+
+// buffer is a byte buffer with the strings.Builder methods the printer
+// uses; unlike a Builder it lets the printer insert a parenthesis before
+// text it already wrote.
+type buffer []byte
+
+func (b *buffer) WriteString(s string) { *b = append(*b, s...) }
+func (b *buffer) WriteByte(c byte) error {
+	*b = append(*b, c)
+	return nil
 }
 
 func (p *printer) inScope(name string) bool {
@@ -52,19 +68,17 @@ func precedence(e Expr) int {
 		}
 		return precPostfix
 	}
+	if !operatorForm(c) {
+		return precPostfix // printed as id(args…)
+	}
 	switch c.Fn.ID() {
 	case "or":
 		return precOr
 	case "and":
 		return precAnd
 	case "not":
-		if len(c.Args) == 1 {
-			if inner, ok := c.Args[0].(*Call); ok {
-				switch inner.Fn.ID() {
-				case "in_list", "between":
-					return precCompare // printed as x NOT IN (…), x NOT BETWEEN …
-				}
-			}
+		if inner, ok := c.Args[0].(*Call); ok && negatesInfix(inner) {
+			return precCompare // printed as x NOT IN (…), x NOT BETWEEN …
 		}
 		return precNot
 	case "eq", "neq", "lt", "lte", "gt", "gte", "is_null", "is_not_null", "is_distinct_from",
@@ -77,11 +91,64 @@ func precedence(e Expr) int {
 	case "neg":
 		return precUnary
 	case "literal":
-		if l := c.Fn.(fn.LiteralFn); strings.HasPrefix(l.Value.ValueText(), "-") {
+		if strings.HasPrefix(literalText(c.Fn.(fn.LiteralFn)), "-") {
 			return precUnary
 		}
 	}
 	return precPostfix
+}
+
+// operatorForm reports whether c has the argument count its operator or
+// keyword syntax needs; other calls print as id(args…).
+func operatorForm(c *Call) bool {
+	n := len(c.Args)
+	switch f := c.Fn.(type) {
+	case fn.LiteralFn:
+		return n == 0
+	case fn.GetItemFn, fn.CastFn, fn.SelectFn:
+		return n == 1
+	case fn.LikeFn:
+		return n == 2
+	case fn.PackFn:
+		return n == len(f.Names)
+	case fn.CaseWhenFn:
+		if f.HasElse {
+			return n >= 3 && n%2 == 1
+		}
+		return n >= 2 && n%2 == 0
+	}
+	switch c.Fn.ID() {
+	case "neg", "not", "is_null", "is_not_null":
+		return n == 1
+	case "between":
+		return n == 3
+	case "in_list":
+		return n >= 1
+	}
+	if _, ok := infix[c.Fn.ID()]; ok {
+		return n == 2
+	}
+	return true
+}
+
+// negatesInfix reports whether not(c) prints as x NOT BETWEEN … or x NOT IN (…).
+func negatesInfix(c *Call) bool {
+	return (c.Fn.ID() == "between" || c.Fn.ID() == "in_list") && operatorForm(c)
+}
+
+// literalText is how a literal prints: an untyped number as itself, a typed
+// value in SQL form (such as 5::i64).
+func literalText(l fn.LiteralFn) string {
+	if l.Untyped {
+		return l.Value.ValueText()
+	}
+	text := l.Value.SQL()
+	if text == "{}" {
+		// On its own, {} is the empty struct pack; the type suffix makes it
+		// the empty struct literal.
+		return "{}::struct<>"
+	}
+	return text
 }
 
 // expr prints e, in parentheses when it binds looser than min.
@@ -149,6 +216,14 @@ func (p *printer) args(args []Expr) {
 
 func (p *printer) call(c *Call) {
 	id := c.Fn.ID()
+	if !operatorForm(c) {
+		// and, or, not are keywords: "and"(a, b, c).
+		p.b.WriteString(dtype.QuoteFieldName(id))
+		p.b.WriteByte('(')
+		p.args(c.Args)
+		p.b.WriteByte(')')
+		return
+	}
 	if op, ok := infix[id]; ok && len(c.Args) == 2 {
 		prec := precedence(c)
 		left, right := prec, prec+1 // left-associative
@@ -162,11 +237,7 @@ func (p *printer) call(c *Call) {
 	}
 	switch f := c.Fn.(type) {
 	case fn.LiteralFn:
-		if f.Untyped {
-			p.b.WriteString(f.Value.ValueText())
-		} else {
-			p.b.WriteString(f.Value.SQL())
-		}
+		p.b.WriteString(literalText(f))
 		return
 	case fn.GetItemFn:
 		if _, isRoot := c.Args[0].(*Root); isRoot && !p.inScope(f.Field) {
@@ -246,10 +317,19 @@ func (p *printer) call(c *Call) {
 			p.b.WriteByte(')')
 			return
 		}
+		// A minus before a number would be read as part of the number:
+		// neg(5.x) is -(5.x), not -5.x (the field x of -5).
+		at := len(p.b)
 		p.expr(c.Args[0], precUnary)
+		if len(p.b) > at && (p.b[at] >= '0' && p.b[at] <= '9' || p.b[at] == '.') {
+			operand := string(p.b[at:])
+			p.b = append(p.b[:at], '(')
+			p.b.WriteString(operand)
+			p.b.WriteByte(')')
+		}
 		return
 	case "not":
-		if inner, ok := c.Args[0].(*Call); ok && (inner.Fn.ID() == "in_list" || inner.Fn.ID() == "between") {
+		if inner, ok := c.Args[0].(*Call); ok && negatesInfix(inner) {
 			p.notInfix(inner)
 			return
 		}

@@ -1,0 +1,92 @@
+// Package parse reads colexpr's text syntax into unbound expression trees
+// (expr.Expr). expr.Format prints the canonical form of a tree, and Parse
+// reads it back into an equal tree (expr.Equal).
+//
+//	e, err := parse.Parse("a + 1 > b AND s LIKE 'x%'")
+//
+// # Syntax
+//
+// The syntax is SQL-flavoured. Operators, loosest first:
+//
+//	x -> body, (x, y) -> body   lambda (an argument of list_transform & co.)
+//	OR
+//	AND
+//	NOT x                       prefix
+//	= != <> < <= > >=           comparisons; <> and == are aliases of != and =
+//	IS [NOT] NULL, IS [NOT] DISTINCT FROM y
+//	[NOT] BETWEEN lo AND hi, [NOT] IN (v, …), [NOT] LIKE p, [NOT] ILIKE p
+//	+ -
+//	* / %
+//	-x                          prefix
+//	x.field, x::type            postfix
+//
+// Binary operators are left-associative. Comparisons do not chain: `a < b <
+// c` is an error; write `a < b AND b < c` or parenthesise. NOT BETWEEN and
+// NOT IN give not(between(…)) and not(in_list(…)); NOT LIKE and NOT ILIKE
+// give the negated like function. Keywords are case-insensitive; names are
+// case-sensitive.
+//
+// Operands:
+//
+//	a, "odd name"           the root field $.a; inside a lambda, a parameter
+//	                        of that name is meant instead (write $.a for the field)
+//	$                       the root itself; $.a.b and a.b are nested fields
+//	$v, $"odd name"         a free variable, resolved by the scope's frames at bind time
+//	1, 2.5, 1e-3, -5        untyped numeric literals (scalar.ParseNumber); a minus
+//	                        directly before a number belongs to it: -5 is a literal,
+//	                        -(5) a negation
+//	'it''s'                 a utf8 string; a doubled quote is one quote
+//	true, false, null       null has the type null
+//	x'00ff'                 a binary string in hex
+//	DATE '1995-01-01', TIME '12:00:00', TIMESTAMP '1995-01-01 12:00:00'
+//	                        typed literals: date, time(us), timestamp(us)
+//	[1, 2, null]            a list literal: literal values only, converted to
+//	                        the supertype of their types
+//	{'a': 1, 'b': 'x'}      a struct literal: string keys, literal values
+//	{a: x + 1, "b c": y}    a struct pack (fn.Pack): name keys, any values; {} is empty
+//	lit::type               a typed literal when lit is a literal that converts to
+//	                        exactly that type (1::i64, '1995-01-01'::date,
+//	                        null::i32?); otherwise x::type is a cast
+//	CAST(x AS type), TRY_CAST(x AS type)    always a cast call
+//	CASE WHEN c THEN v … [ELSE e] END
+//	CASE x WHEN v THEN r … [ELSE e] END     compares x = v in each branch
+//	struct_select(x, 'a', 'b'), struct_exclude(x, 'a')
+//	name(args…)             a function of the registry (fn.Default), by
+//	                        case-insensitive name
+//	( x )
+//
+// Types are written as the dtype package reads them (dtype.ParsePrefix):
+// i32, decimal(15,2), list<i32?>, struct<x: i32, "y z": utf8>?, and the SQL
+// names BIGINT, VARCHAR, DOUBLE and so on.
+//
+// The parser does not type-check: `lower(1)` or a lambda where no
+// higher-order function takes one parse fine and fail in expr.Bind, which
+// names the offending node. It does check what it can see on its own:
+// unknown function names (with suggestions), malformed numbers and typed
+// literals, and list and struct literals whose values are not literals or
+// share no type.
+//
+// # Errors
+//
+// A syntax error is an *Error with the line and column (in characters) and
+// a message saying what was expected and what was found; its Error method
+// shows the source line with a caret under the column:
+//
+//	parse error at 1:9: expected an expression after '+', found end of input
+//	  a + b +
+//	          ^
+//
+// Nesting (parentheses, calls, lambdas, CASE) is capped at DefaultMaxDepth
+// levels so hostile input cannot exhaust the stack; long chains such as
+// `a + a + … + a` and runs of NOT or minus are read in loops and are not
+// limited.
+//
+// # Canonical form
+//
+// expr.Format prints binary operators with single spaces, keywords in upper
+// case, != for inequality, CAST(…) for cast calls and `value::type` for typed
+// literals, root fields bare unless a lambda parameter shadows them, and
+// parentheses only where precedence needs them. An untyped literal prints as
+// its number, so only untyped literals that scalar.ParseNumber can produce
+// (an untyped i64 5 is not one) round-trip.
+package parse

@@ -1,0 +1,103 @@
+package parse_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/parse"
+)
+
+// fuzzSeeds are added to the checked-in corpus in testdata/fuzz.
+var fuzzSeeds = []string{
+	"a + 1 > b AND s IS NOT NULL",
+	"list_transform(xs, x -> x * 2)",
+	"CASE WHEN a > 0 THEN 'pos' ELSE 'neg' END",
+	"{x: a, \"y z\": b + 1}",
+	"[1, 2.5, null]::list<f64?>",
+	"-5::i8 - -(5) - --a",
+	"DATE '1995-01-01' < dt",
+	"x'00ff' || s",
+	"a NOT BETWEEN 1 AND 2 OR s NOT ILIKE 'x%'",
+}
+
+// FuzzParse checks that Parse never panics, that errors carry a valid
+// position, and that every tree it reads prints to a text that reads back
+// to an equal tree, with Format stable.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := parse.Parse(src)
+		if err != nil {
+			checkParseError(t, src, err)
+			return
+		}
+		text := expr.Format(e)
+		back, err := parse.Parse(text)
+		if err != nil {
+			if strings.Contains(err.Error(), "nested too deeply") {
+				return // parentheses the printer added may push a deep tree over the limit
+			}
+			t.Fatalf("Parse(%q) read a tree whose text %q does not parse: %v", src, text, err)
+		}
+		if !expr.Equal(back, e) {
+			t.Fatalf("Parse(%q) = %q, which reads back as a different tree %q", src, text, expr.Format(back))
+		}
+		if again := expr.Format(back); again != text {
+			t.Fatalf("Format is not stable for %q: %q then %q", src, text, again)
+		}
+	})
+}
+
+// FuzzBind checks that parsing and binding any text against the test
+// schema never panics, and that bind errors and bound trees print.
+func FuzzBind(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := parse.Parse(src)
+		if err != nil {
+			return
+		}
+		bound, err := expr.Bind(e, testScope)
+		if err != nil {
+			var be *expr.BindError
+			if !errors.As(err, &be) {
+				t.Fatalf("Bind(%q): error %T is not a *expr.BindError: %v", src, err, err)
+			}
+			if be.Error() == "" {
+				t.Fatalf("Bind(%q): empty error text", src)
+			}
+			return
+		}
+		if tree := bound.Tree(); !strings.HasSuffix(strings.SplitN(tree, "\n", 2)[0], bound.DType().String()) {
+			t.Fatalf("Bind(%q): tree does not start with the dtype %s:\n%s", src, bound.DType(), tree)
+		}
+		if !expr.Equal(bound.Expr(), e) {
+			t.Fatalf("Bind(%q).Expr() = %s, want the parsed tree", src, bound)
+		}
+	})
+}
+
+func checkParseError(t *testing.T, src string, err error) {
+	t.Helper()
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("Parse(%q): error %T is not a *parse.Error: %v", src, err, err)
+	}
+	if pe.Offset < 0 || pe.Offset > len(src) {
+		t.Fatalf("Parse(%q): error offset %d out of range: %v", src, pe.Offset, err)
+	}
+	lines := strings.Count(src[:pe.Offset], "\n") + 1
+	if pe.Line != lines || pe.Column < 1 || pe.Column > utf8.RuneCountInString(src)+1 {
+		t.Fatalf("Parse(%q): error at %d:%d, offset %d: %v", src, pe.Line, pe.Column, pe.Offset, err)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "parse error at ") || strings.Count(msg, "\n") < 2 {
+		t.Fatalf("Parse(%q): malformed error text %q", src, msg)
+	}
+}

@@ -1,0 +1,488 @@
+package parse
+
+import (
+	"strings"
+
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// DefaultMaxDepth is the nesting depth Parse accepts: parentheses, calls,
+// CASE, lambdas and literals inside one another. Chains of binary
+// operators (`a + b + c …`) and of prefix operators (`NOT NOT a`, `- - a`)
+// are read in a loop and do not count.
+const DefaultMaxDepth = 1000
+
+// Options adjust ParseWith.
+type Options struct {
+	// Registry resolves function names; nil means fn.Default.
+	Registry *fn.Registry
+	// MaxDepth caps the nesting depth; 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Parse reads one expression in the text syntax (see the package doc),
+// resolving function names against fn.Default. A syntax error is an *Error.
+func Parse(src string) (expr.Expr, error) { return ParseWith(src, Options{}) }
+
+// ParseWith is Parse with options.
+func ParseWith(src string, opts Options) (expr.Expr, error) {
+	p := &parser{src: src, reg: opts.Registry, maxDepth: opts.MaxDepth}
+	if p.reg == nil {
+		p.reg = fn.Default
+	}
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	p.tok = lex(src, 0)
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokEOF {
+		return nil, p.expected("an operator or the end of the expression")
+	}
+	return e, nil
+}
+
+type parser struct {
+	src      string
+	tok      token // the current token
+	prev     token // the token before it
+	reg      *fn.Registry
+	params   []string // lambda parameters in scope, innermost last
+	depth    int
+	maxDepth int
+}
+
+// next moves to the following token.
+func (p *parser) next() {
+	p.prev = p.tok
+	p.tok = lex(p.src, p.tok.end)
+}
+
+// peek is the token after the current one.
+func (p *parser) peek() token { return lex(p.src, p.tok.end) }
+
+// errAt is an error at byte offset off.
+func (p *parser) errAt(off int, cause error, format string, args ...any) error {
+	return newError(p.src, off, cause, format, args...)
+}
+
+// expected is the error "expected <what>, found <the current token>", or
+// the lexical error when the current token is one.
+func (p *parser) expected(what string) error {
+	if p.tok.kind == tokError {
+		return p.errAt(p.tok.start, nil, "%s", p.tok.msg)
+	}
+	return p.errAt(p.tok.start, nil, "expected %s, found %s", what, describe(p.tok))
+}
+
+// after is " after X" naming the previous token, for error messages.
+func (p *parser) after() string {
+	if p.prev.end == 0 && p.prev.kind == tokEOF {
+		return ""
+	}
+	return " after " + spell(p.prev)
+}
+
+// punct consumes the punctuation s or fails with "expected s <context>".
+func (p *parser) punct(s, context string) error {
+	if !p.tok.is(s) {
+		return p.expected("'" + s + "'" + context)
+	}
+	p.next()
+	return nil
+}
+
+// keyword consumes the keyword kw or fails.
+func (p *parser) keyword(kw, context string) error {
+	if !p.tok.keyword(kw) {
+		return p.expected(strings.ToUpper(kw) + context)
+	}
+	p.next()
+	return nil
+}
+
+func (p *parser) isParam(name string) bool {
+	for i := len(p.params) - 1; i >= 0; i-- {
+		if p.params[i] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// expr reads an expression at the loosest level: a lambda or an OR chain.
+// Every nested construct goes through here, so this is where depth counts.
+func (p *parser) expr() (expr.Expr, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > p.maxDepth {
+		return nil, p.errAt(p.tok.start, nil, "expression nested too deeply (more than %d levels)", p.maxDepth)
+	}
+	if params, ok := p.lambdaHead(); ok {
+		return p.lambda(params)
+	}
+	return p.or()
+}
+
+// lambdaHead reports whether a lambda starts at the current token, and its
+// parameters: `x ->`, `(x, y) ->` or `() ->`. It only looks ahead.
+func (p *parser) lambdaHead() ([]string, bool) {
+	paramName := func(t token) (string, bool) {
+		switch {
+		case t.kind == tokIdent && !isKeyword(t.text):
+			return t.text, true
+		case t.kind == tokQuoted:
+			return t.text, true
+		}
+		return "", false
+	}
+	if name, ok := paramName(p.tok); ok {
+		return []string{name}, p.peek().is("->")
+	}
+	if !p.tok.is("(") {
+		return nil, false
+	}
+	t := p.peek()
+	var params []string
+	if !t.is(")") {
+		for {
+			name, ok := paramName(t)
+			if !ok {
+				return nil, false
+			}
+			params = append(params, name)
+			t = lex(p.src, t.end)
+			if t.is(")") {
+				break
+			}
+			if !t.is(",") {
+				return nil, false
+			}
+			t = lex(p.src, t.end)
+		}
+	}
+	return params, lex(p.src, t.end).is("->")
+}
+
+// lambda reads a lambda whose parameters lambdaHead found.
+func (p *parser) lambda(params []string) (expr.Expr, error) {
+	for !p.tok.is("->") {
+		p.next()
+	}
+	p.next()
+	n := len(p.params)
+	p.params = append(p.params, params...)
+	body, err := p.expr()
+	p.params = p.params[:n]
+	if err != nil {
+		return nil, err
+	}
+	return expr.Fn(params, body), nil
+}
+
+func (p *parser) or() (expr.Expr, error) {
+	left, err := p.and()
+	for err == nil && p.tok.keyword("or") {
+		p.next()
+		var right expr.Expr
+		if right, err = p.and(); err == nil {
+			left = expr.Or(left, right)
+		}
+	}
+	return left, err
+}
+
+func (p *parser) and() (expr.Expr, error) {
+	left, err := p.not()
+	for err == nil && p.tok.keyword("and") {
+		p.next()
+		var right expr.Expr
+		if right, err = p.not(); err == nil {
+			left = expr.And(left, right)
+		}
+	}
+	return left, err
+}
+
+// not reads prefix NOTs in a loop, so a long run of them costs no stack.
+func (p *parser) not() (expr.Expr, error) {
+	n := 0
+	for p.tok.keyword("not") {
+		n++
+		p.next()
+	}
+	e, err := p.compare()
+	if err != nil {
+		return nil, err
+	}
+	for ; n > 0; n-- {
+		e = expr.Not(e)
+	}
+	return e, nil
+}
+
+var comparisons = map[string]func(a, b expr.Expr) expr.Expr{
+	"=": expr.Eq, "==": expr.Eq, "!=": expr.NotEq, "<>": expr.NotEq,
+	"<": expr.Lt, "<=": expr.LtEq, ">": expr.Gt, ">=": expr.GtEq,
+}
+
+// atComparison reports whether the current token starts a comparison.
+func (p *parser) atComparison() bool {
+	if p.tok.kind == tokPunct {
+		return comparisons[p.tok.text] != nil
+	}
+	for _, kw := range []string{"is", "not", "between", "in", "like", "ilike"} {
+		if p.tok.keyword(kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// compare reads an additive expression and at most one comparison after
+// it: comparisons do not chain.
+func (p *parser) compare() (expr.Expr, error) {
+	left, err := p.additive()
+	if err != nil || !p.atComparison() {
+		return left, err
+	}
+	e, err := p.comparison(left)
+	if err != nil {
+		return nil, err
+	}
+	if p.atComparison() {
+		return nil, p.errAt(p.tok.start, nil, "comparisons do not chain: %s cannot follow a comparison without parentheses, as in (a < b) = c or a < b AND b < c", spell(p.tok))
+	}
+	return e, nil
+}
+
+// comparison reads the operator at the current token and its right side.
+func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
+	if p.tok.kind == tokPunct {
+		build := comparisons[p.tok.text]
+		p.next()
+		right, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		return build(left, right), nil
+	}
+	if p.tok.keyword("is") {
+		return p.is(left)
+	}
+	negated := false
+	if p.tok.keyword("not") {
+		negated = true
+		p.next()
+		if !p.tok.keyword("between") && !p.tok.keyword("in") && !p.tok.keyword("like") && !p.tok.keyword("ilike") {
+			return nil, p.expected("BETWEEN, IN, LIKE or ILIKE after NOT")
+		}
+	}
+	var e expr.Expr
+	switch {
+	case p.tok.keyword("between"):
+		p.next()
+		lo, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.keyword("and", " between the bounds of BETWEEN"); err != nil {
+			return nil, err
+		}
+		hi, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		e = expr.Between(left, lo, hi)
+	case p.tok.keyword("in"):
+		p.next()
+		open := p.tok
+		if err := p.punct("(", " after IN"); err != nil {
+			return nil, err
+		}
+		values, err := p.list(open, ")", "the IN list")
+		if err != nil {
+			return nil, err
+		}
+		e = expr.In(left, values...)
+	default: // LIKE, ILIKE
+		ci := p.tok.keyword("ilike")
+		p.next()
+		pattern, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		return expr.Apply(fn.Like(negated, ci), left, pattern), nil
+	}
+	if negated {
+		e = expr.Not(e)
+	}
+	return e, nil
+}
+
+// is reads IS [NOT] NULL and IS [NOT] DISTINCT FROM x.
+func (p *parser) is(left expr.Expr) (expr.Expr, error) {
+	p.next()
+	negated := false
+	if p.tok.keyword("not") {
+		negated = true
+		p.next()
+	}
+	switch {
+	case p.tok.keyword("null"):
+		p.next()
+		if negated {
+			return expr.IsNotNull(left), nil
+		}
+		return expr.IsNull(left), nil
+	case p.tok.keyword("distinct"):
+		p.next()
+		if err := p.keyword("from", " after DISTINCT"); err != nil {
+			return nil, err
+		}
+		right, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		if negated {
+			return expr.Apply(fn.IsNotDistinctFrom, left, right), nil
+		}
+		return expr.Apply(fn.IsDistinctFrom, left, right), nil
+	}
+	return nil, p.expected("NULL or DISTINCT FROM" + p.after())
+}
+
+func (p *parser) additive() (expr.Expr, error) {
+	left, err := p.multiplicative()
+	for err == nil && (p.tok.is("+") || p.tok.is("-")) {
+		build := expr.Add
+		if p.tok.text == "-" {
+			build = expr.Sub
+		}
+		p.next()
+		var right expr.Expr
+		if right, err = p.multiplicative(); err == nil {
+			left = build(left, right)
+		}
+	}
+	return left, err
+}
+
+func (p *parser) multiplicative() (expr.Expr, error) {
+	left, err := p.unary()
+	for err == nil && (p.tok.is("*") || p.tok.is("/") || p.tok.is("%")) {
+		build := expr.Mul
+		switch p.tok.text {
+		case "/":
+			build = expr.Div
+		case "%":
+			build = expr.Mod
+		}
+		p.next()
+		var right expr.Expr
+		if right, err = p.unary(); err == nil {
+			left = build(left, right)
+		}
+	}
+	return left, err
+}
+
+// unary reads prefix minus signs in a loop. A minus directly before a
+// number is part of the number: -5 is the literal -5, -(5) is neg(5).
+func (p *parser) unary() (expr.Expr, error) {
+	n := 0
+	minus := p.tok
+	for p.tok.is("-") {
+		n++
+		minus = p.tok
+		p.next()
+	}
+	var e expr.Expr
+	var err error
+	if n > 0 && p.tok.kind == tokNumber {
+		e, err = p.number(minus.start, "-"+p.tok.text)
+		n--
+	} else {
+		e, err = p.primary()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if e, err = p.postfix(e); err != nil {
+		return nil, err
+	}
+	for ; n > 0; n-- {
+		e = expr.Neg(e)
+	}
+	return e, nil
+}
+
+// postfix reads `.field` and `::type` after an operand.
+func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
+	for {
+		switch {
+		case p.tok.is("."):
+			p.next()
+			name, ok := p.fieldName()
+			if !ok {
+				return nil, p.expected("a field name after '.'")
+			}
+			e = expr.GetItem(e, name)
+		case p.tok.is("::"):
+			p.next()
+			t, err := p.typeName("'::'")
+			if err != nil {
+				return nil, err
+			}
+			e = castOrFold(e, t)
+		default:
+			return e, nil
+		}
+	}
+}
+
+// fieldName consumes a field name: a bare word (keywords too) or a quoted
+// identifier.
+func (p *parser) fieldName() (string, bool) {
+	if p.tok.kind != tokIdent && p.tok.kind != tokQuoted {
+		return "", false
+	}
+	name := p.tok.text
+	p.next()
+	return name, true
+}
+
+// list reads comma-separated expressions up to the closing punctuation
+// close; the opening token has been consumed.
+func (p *parser) list(open token, close, what string) ([]expr.Expr, error) {
+	var out []expr.Expr
+	if p.tok.is(close) {
+		p.next()
+		return out, nil
+	}
+	for {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if p.tok.is(",") {
+			p.next()
+			continue
+		}
+		if p.tok.is(close) {
+			p.next()
+			return out, nil
+		}
+		return nil, p.unclosed(open, close, what)
+	}
+}
+
+// unclosed is the error for a list that neither continues nor closes.
+func (p *parser) unclosed(open token, close, what string) error {
+	line, col := position(p.src, open.start)
+	return p.expected(strings.TrimSpace("',' or '"+close+"' in "+what) + " opened at " + itoa(line) + ":" + itoa(col))
+}

@@ -1,0 +1,477 @@
+package parse
+
+import (
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// keywords are the words with a meaning of their own. They are
+// case-insensitive, and the printer quotes a name spelled like one (see
+// dtype.QuoteFieldName). DATE, TIME and TIMESTAMP are names too when no
+// string follows them.
+var keywords = map[string]bool{
+	"and": true, "or": true, "not": true, "is": true, "null": true, "true": true, "false": true,
+	"in": true, "like": true, "ilike": true, "between": true, "case": true, "when": true,
+	"then": true, "else": true, "end": true, "cast": true, "try_cast": true, "as": true,
+	"distinct": true, "from": true, "date": true, "time": true, "timestamp": true,
+}
+
+func isKeyword(word string) bool { return keywords[strings.ToLower(word)] }
+
+// typedLiterals are the keywords that read a string as a typed value.
+var typedLiterals = map[string]dtype.DType{
+	"date":      dtype.Date(false),
+	"time":      dtype.Time(dtype.Micro, false),
+	"timestamp": dtype.Timestamp(dtype.Micro, "", false),
+}
+
+// primary reads an operand: a literal, a name, a call, a parenthesised
+// expression, CASE, CAST, a list or struct literal or a struct pack.
+func (p *parser) primary() (expr.Expr, error) {
+	t := p.tok
+	switch t.kind {
+	case tokNumber:
+		return p.number(t.start, t.text)
+	case tokString:
+		p.next()
+		return expr.LitScalar(scalar.String(t.text)), nil
+	case tokHex:
+		p.next()
+		b, err := hex.DecodeString(t.text)
+		if err != nil { // the lexer checked the digits; kept for safety
+			return nil, p.errAt(t.start, err, "invalid binary literal: %v", err)
+		}
+		return expr.LitScalar(scalar.Binary(b)), nil
+	case tokDollar:
+		p.next()
+		return expr.RootExpr(), nil
+	case tokVar:
+		p.next()
+		return expr.V(t.text), nil
+	case tokQuoted:
+		if p.peek().is("(") {
+			return p.call() // "and"(a, b, c): a function whose name is a keyword
+		}
+		p.next()
+		return p.name(t.text), nil
+	case tokIdent:
+		return p.word()
+	case tokPunct:
+		switch t.text {
+		case "(":
+			p.next()
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if !p.tok.is(")") {
+				line, col := position(p.src, t.start)
+				return nil, p.expected("')' to close the '(' at " + itoa(line) + ":" + itoa(col))
+			}
+			p.next()
+			return e, nil
+		case "[":
+			return p.listLiteral()
+		case "{":
+			return p.brace()
+		}
+	}
+	return nil, p.expected("an expression" + p.after())
+}
+
+// name is the expression a name stands for: the lambda parameter when one
+// is in scope, the root field otherwise.
+func (p *parser) name(n string) expr.Expr {
+	if p.isParam(n) {
+		return expr.V(n)
+	}
+	return expr.Col(n)
+}
+
+// number makes the untyped literal of the number text (with its sign),
+// written at byte offset off.
+func (p *parser) number(off int, text string) (expr.Expr, error) {
+	s, err := scalar.ParseNumber(text)
+	if err != nil {
+		return nil, p.errAt(off, err, "invalid number %s: %v", text, err)
+	}
+	p.next()
+	return expr.Untyped(s), nil
+}
+
+// word reads an operand that starts with a bare word.
+func (p *parser) word() (expr.Expr, error) {
+	t := p.tok
+	lower := strings.ToLower(t.text)
+	switch lower {
+	case "true", "false":
+		p.next()
+		return expr.LitScalar(scalar.Bool(lower == "true")), nil
+	case "null":
+		p.next()
+		return expr.LitScalar(scalar.Null(dtype.Null())), nil
+	case "case":
+		return p.caseExpr()
+	case "cast", "try_cast":
+		return p.cast(lower == "try_cast")
+	case "date", "time", "timestamp":
+		if p.peek().kind == tokString {
+			return p.typedLiteral(typedLiterals[lower])
+		}
+		p.next()
+		return p.name(t.text), nil
+	case "not":
+		return nil, p.expected("an expression" + p.after() + " (put NOT … in parentheses there)")
+	}
+	if keywords[lower] {
+		return nil, p.expected("an expression" + p.after())
+	}
+	if p.peek().is("(") {
+		return p.call()
+	}
+	p.next()
+	return p.name(t.text), nil
+}
+
+// typedLiteral reads DATE '…', TIME '…' or TIMESTAMP '…'.
+func (p *parser) typedLiteral(t dtype.DType) (expr.Expr, error) {
+	kw := strings.ToUpper(p.tok.text)
+	p.next()
+	str := p.tok
+	p.next()
+	s, err := scalar.Cast(scalar.String(str.text), t)
+	if err != nil {
+		return nil, p.errAt(str.start, err, "invalid %s literal '%s': %v", kw, clip(strings.ReplaceAll(str.text, "'", "''")), err)
+	}
+	return expr.LitScalar(s), nil
+}
+
+// typeName reads a type at the current token with dtype.ParsePrefix.
+func (p *parser) typeName(after string) (dtype.DType, error) {
+	start := p.tok.start
+	if p.tok.kind != tokIdent {
+		return dtype.DType{}, p.expected("a type after " + after)
+	}
+	t, n, err := dtype.ParsePrefix(p.src[start:])
+	if err != nil {
+		off, msg := start, err.Error()
+		var de *dtype.Error
+		if errors.As(err, &de) {
+			msg = de.Msg
+			if de.Pos >= 0 {
+				off = start + de.Pos
+			}
+		}
+		return dtype.DType{}, p.errAt(off, err, "invalid type after %s: %s", after, msg)
+	}
+	p.prev = token{kind: tokPunct, start: start, end: start + n, text: strings.TrimSpace(p.src[start : start+n])}
+	p.tok = lex(p.src, start+n)
+	return t, nil
+}
+
+// literalValue is the value of a literal node. The empty pack {} counts as
+// the empty struct literal: the text `{}` is both, and where only a literal
+// makes sense (inside list and struct literals, before ::) it is read as
+// the literal.
+func literalValue(e expr.Expr) (scalar.Scalar, bool) {
+	c, ok := e.(*expr.Call)
+	if !ok || len(c.Args) != 0 {
+		return scalar.Scalar{}, false
+	}
+	switch f := c.Fn.(type) {
+	case fn.LiteralFn:
+		return f.Value, true
+	case fn.PackFn:
+		if len(f.Names) == 0 {
+			return scalar.Struct(dtype.Struct(nil, false), nil), true
+		}
+	}
+	return scalar.Scalar{}, false
+}
+
+// castOrFold is e::t: a typed literal when e is a literal whose value
+// converts to exactly t, a cast call otherwise.
+func castOrFold(e expr.Expr, t dtype.DType) expr.Expr {
+	if v, ok := literalValue(e); ok {
+		if s, err := scalar.Cast(v, t); err == nil && s.DType().Equal(t) {
+			return expr.LitScalar(s)
+		}
+	}
+	return expr.Cast(e, t)
+}
+
+// cast reads CAST(x AS t) and TRY_CAST(x AS t). These always make a cast
+// call, even around a literal.
+func (p *parser) cast(try bool) (expr.Expr, error) {
+	kw := strings.ToUpper(p.tok.text)
+	p.next()
+	open := p.tok
+	if err := p.punct("(", " after "+kw); err != nil {
+		return nil, err
+	}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.keyword("as", " in "+kw+"(… AS type)"); err != nil {
+		return nil, err
+	}
+	t, err := p.typeName("AS")
+	if err != nil {
+		return nil, err
+	}
+	if !p.tok.is(")") {
+		line, col := position(p.src, open.start)
+		return nil, p.expected("')' to close the " + kw + "( at " + itoa(line) + ":" + itoa(col))
+	}
+	p.next()
+	if try {
+		return expr.TryCast(e, t), nil
+	}
+	return expr.Cast(e, t), nil
+}
+
+// caseExpr reads CASE [x] WHEN c THEN v … [ELSE e] END. The simple form
+// CASE x WHEN v … compares x = v in each branch.
+func (p *parser) caseExpr() (expr.Expr, error) {
+	p.next()
+	var subject expr.Expr
+	if p.tok.keyword("end") || p.tok.keyword("else") || p.tok.keyword("then") {
+		return nil, p.expected("WHEN after CASE")
+	}
+	if !p.tok.keyword("when") {
+		var err error
+		if subject, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	var args []expr.Expr
+	for p.tok.keyword("when") {
+		p.next()
+		cond, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.keyword("then", " after the WHEN condition"); err != nil {
+			return nil, err
+		}
+		value, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if subject != nil {
+			cond = expr.Eq(subject, cond)
+		}
+		args = append(args, cond, value)
+	}
+	if len(args) == 0 {
+		return nil, p.expected("WHEN" + p.after())
+	}
+	hasElse := false
+	if p.tok.keyword("else") {
+		p.next()
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		hasElse = true
+	}
+	if !p.tok.keyword("end") {
+		if hasElse {
+			return nil, p.expected("END after the ELSE value")
+		}
+		return nil, p.expected("WHEN, ELSE or END after the THEN value")
+	}
+	p.next()
+	return expr.Apply(fn.CaseWhen(hasElse), args...), nil
+}
+
+// specialFunctions are names the parser handles itself; they are offered as
+// suggestions for misspelled names too.
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude"}
+
+// call reads name(args…): struct_select and struct_exclude, or a function
+// from the registry (names are case-insensitive).
+func (p *parser) call() (expr.Expr, error) {
+	nameTok := p.tok
+	lower := strings.ToLower(nameTok.text)
+	if lower == "struct_select" || lower == "struct_exclude" {
+		return p.selectCall(lower == "struct_exclude")
+	}
+	f, ok := p.reg.Lookup(nameTok.text)
+	if !ok {
+		f, ok = p.reg.Lookup(lower)
+	}
+	if !ok {
+		msg := "unknown function " + strconv.Quote(nameTok.text)
+		if close := suggest(nameTok.text, append(p.reg.Names(), specialFunctions...)); len(close) > 0 {
+			msg += " (did you mean " + strings.Join(close, ", ") + "?)"
+		}
+		return nil, p.errAt(nameTok.start, nil, "%s", msg)
+	}
+	p.next()
+	open := p.tok
+	p.next()
+	args, err := p.list(open, ")", "the arguments of "+nameTok.text+"(")
+	if err != nil {
+		return nil, err
+	}
+	return expr.Apply(f, args...), nil
+}
+
+// selectCall reads struct_select(x, 'a', …) or struct_exclude(x, 'a', …).
+func (p *parser) selectCall(exclude bool) (expr.Expr, error) {
+	name := p.tok.text
+	p.next()
+	open := p.tok
+	p.next()
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for p.tok.is(",") {
+		p.next()
+		if p.tok.kind != tokString {
+			return nil, p.expected("a field name as a string such as 'a' in " + name + "(")
+		}
+		names = append(names, p.tok.text)
+		p.next()
+	}
+	if !p.tok.is(")") {
+		return nil, p.unclosed(open, ")", "the arguments of "+name+"(")
+	}
+	p.next()
+	if exclude {
+		return expr.Apply(fn.Exclude(names...), x), nil
+	}
+	return expr.Apply(fn.Select(names...), x), nil
+}
+
+// listLiteral reads [v1, v2, …], a list of literal values. Its element type
+// is the supertype of the values' types; each value is converted to it.
+func (p *parser) listLiteral() (expr.Expr, error) {
+	open := p.tok
+	p.next()
+	var values []scalar.Scalar
+	var starts []int
+	if p.tok.is("]") {
+		p.next()
+	} else {
+		for {
+			start := p.tok.start
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			v, ok := literalValue(e)
+			if !ok {
+				return nil, p.errAt(start, nil, "a list literal [...] holds literal values only (such as 1, 'a' or null), found %s", clip(expr.Format(e)))
+			}
+			values = append(values, v)
+			starts = append(starts, start)
+			if p.tok.is(",") {
+				p.next()
+				continue
+			}
+			if p.tok.is("]") {
+				p.next()
+				break
+			}
+			return nil, p.unclosed(open, "]", "the list literal")
+		}
+	}
+	elem := dtype.Null()
+	for i, v := range values {
+		if i == 0 {
+			elem = v.DType()
+			continue
+		}
+		t, ok := dtype.Supertype(elem, v.DType())
+		if !ok {
+			return nil, p.errAt(starts[i], nil, "list literal element %d has type %s, which has no common type with %s (the earlier elements); cast one of them", i+1, v.DType(), elem)
+		}
+		elem = t
+	}
+	for i, v := range values {
+		c, err := scalar.Cast(v, elem)
+		if err != nil {
+			return nil, p.errAt(starts[i], err, "list literal element %d cannot be converted to %s: %v", i+1, elem, err)
+		}
+		values[i] = c
+	}
+	return expr.LitScalar(scalar.List(dtype.List(elem, false), values)), nil
+}
+
+// brace reads what starts with '{': the struct literal {'a': 1, …} (string
+// keys, literal values) or the struct pack {a: x, "b c": y} (name keys, any
+// values). {} is the empty pack.
+func (p *parser) brace() (expr.Expr, error) {
+	open := p.tok
+	p.next()
+	if p.tok.is("}") {
+		p.next()
+		return expr.Pack(nil, nil), nil
+	}
+	literal := p.tok.kind == tokString
+	var names []string
+	var values []expr.Expr
+	var fields []dtype.Field
+	var scalars []scalar.Scalar
+	seen := map[string]bool{}
+	for {
+		keyTok := p.tok
+		if literal {
+			if keyTok.kind != tokString {
+				return nil, p.expected("a field name as a string such as 'a' in the struct literal")
+			}
+			p.next()
+		} else if _, ok := p.fieldName(); !ok {
+			return nil, p.expected("a field name in the struct {…}")
+		}
+		if err := p.punct(":", " after the field name"); err != nil {
+			return nil, err
+		}
+		start := p.tok.start
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if literal {
+			v, ok := literalValue(e)
+			if !ok {
+				return nil, p.errAt(start, nil, "a struct literal {'a': …} holds literal values only; for computed fields write a pack with name keys: {a: …}")
+			}
+			if seen[keyTok.text] {
+				return nil, p.errAt(keyTok.start, nil, "duplicate field %s in the struct literal", dtype.QuoteFieldName(keyTok.text))
+			}
+			seen[keyTok.text] = true
+			fields = append(fields, dtype.Field{Name: keyTok.text, Type: v.DType()})
+			scalars = append(scalars, v)
+		} else {
+			names = append(names, keyTok.text)
+			values = append(values, e)
+		}
+		if p.tok.is(",") {
+			p.next()
+			continue
+		}
+		if p.tok.is("}") {
+			p.next()
+			break
+		}
+		return nil, p.unclosed(open, "}", "the struct")
+	}
+	if literal {
+		return expr.LitScalar(scalar.Struct(dtype.Struct(fields, false), scalars)), nil
+	}
+	return expr.Pack(names, values), nil
+}
