@@ -2,6 +2,7 @@ package scalar
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -86,7 +87,7 @@ func typeMismatch(what string, at arrow.DataType, t dtype.DType) error {
 	if at != nil {
 		name = at.String()
 	}
-	return errorf("%s of Arrow type %s does not hold dtype %s (want %s)", what, name, t, dtype.ToArrow(t))
+	return fmt.Errorf("%s of Arrow type %s does not hold dtype %s (want %s)", what, name, t, dtype.ToArrow(t))
 }
 
 // FromArray is row i of arr as a scalar of dtype t. arr may be any Arrow
@@ -99,7 +100,7 @@ func FromArray(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 		return Scalar{}, errorf("nil array")
 	}
 	if !holds(arr.DataType(), t) {
-		return Scalar{}, typeMismatch("array", arr.DataType(), t)
+		return Scalar{}, errorf("%w", typeMismatch("array", arr.DataType(), t))
 	}
 	if i < 0 || i >= arr.Len() {
 		return Scalar{}, errorf("row %d out of range for an array of length %d", i, arr.Len())
@@ -107,7 +108,11 @@ func FromArray(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 	if isNullAt(arr, i) {
 		return Null(t), nil
 	}
-	return fromArrayValue(arr, i, t)
+	s, err := fromArrayValue(arr, i, t)
+	if err != nil {
+		return Scalar{}, errorf("row %d: %w", i, err)
+	}
+	return s, nil
 }
 
 // isNullAt reports whether row i of arr is null (every row of a null-typed
@@ -120,7 +125,7 @@ func isNullAt(arr arrow.Array, i int) bool {
 func fromArraySlot(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 	if isNullAt(arr, i) {
 		if !t.Nullable() {
-			return Scalar{}, errorf("null value in non-nullable %s", t)
+			return Scalar{}, fmt.Errorf("null value in non-nullable %s", t)
 		}
 		return Scalar{dt: t}, nil
 	}
@@ -158,13 +163,13 @@ func fromArrayValue(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 	case *array.Decimal128:
 		n := a.Value(i)
 		if !n.FitsInPrecision(int32(t.Precision())) {
-			return Scalar{}, errorf("decimal %s does not fit %s", n.ToString(int32(t.Scale())), t)
+			return Scalar{}, fmt.Errorf("decimal %s does not fit %s", n.ToString(int32(t.Scale())), t)
 		}
 		v = n
 	case *array.String:
 		s := a.Value(i)
 		if !utf8.ValidString(s) {
-			return Scalar{}, errorf("utf8 array holds invalid UTF-8 %q", s)
+			return Scalar{}, fmt.Errorf("utf8 array holds invalid UTF-8 %q", s)
 		}
 		v = strings.Clone(s)
 	case *array.Binary:
@@ -197,7 +202,7 @@ func fromArrayValue(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 		for j, f := range fs {
 			e, err := fromArraySlot(a.Field(j), i, f.Type)
 			if err != nil {
-				return Scalar{}, errorf("field %s: %w", dtype.QuoteFieldName(f.Name), err)
+				return Scalar{}, fmt.Errorf("field %s: %w", dtype.QuoteFieldName(f.Name), err)
 			}
 			vals[j] = e
 		}
@@ -215,13 +220,13 @@ func fromArrayValue(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 
 func fromArrayRange(child arrow.Array, start, end int, t dtype.DType) ([]Scalar, error) {
 	if start < 0 || end > child.Len() || start > end {
-		return nil, errorf("list offsets %d..%d out of range for %d values", start, end, child.Len())
+		return nil, fmt.Errorf("list offsets %d..%d out of range for %d values", start, end, child.Len())
 	}
 	out := make([]Scalar, end-start)
 	for j := start; j < end; j++ {
 		e, err := fromArraySlot(child, j, t)
 		if err != nil {
-			return nil, errorf("element %d: %w", j-start, err)
+			return nil, fmt.Errorf("element %d: %w", j-start, err)
 		}
 		out[j-start] = e
 	}
@@ -241,7 +246,7 @@ func Append(b array.Builder, s Scalar) error {
 		return nil
 	}
 	if !holds(b.Type(), s.dt) {
-		return typeMismatch("builder", b.Type(), s.dt)
+		return errorf("%w", typeMismatch("builder", b.Type(), s.dt))
 	}
 	appendValue(b, s)
 	return nil
@@ -540,12 +545,16 @@ func FromArrowScalar(sc arrowscalar.Scalar, t dtype.DType) (Scalar, error) {
 		return Scalar{}, errorf("nil Arrow scalar")
 	}
 	if !holds(sc.DataType(), t) {
-		return Scalar{}, typeMismatch("Arrow scalar", sc.DataType(), t)
+		return Scalar{}, errorf("%w", typeMismatch("Arrow scalar", sc.DataType(), t))
 	}
 	if !sc.IsValid() {
 		return Null(t), nil
 	}
-	return fromArrowScalarValue(sc, t)
+	s, err := fromArrowScalarValue(sc, t)
+	if err != nil {
+		return Scalar{}, errorf("%w", err)
+	}
+	return s, nil
 }
 
 func fromArrowScalarValue(sc arrowscalar.Scalar, t dtype.DType) (Scalar, error) {
@@ -596,14 +605,14 @@ func fromArrowScalarValue(sc arrowscalar.Scalar, t dtype.DType) (Scalar, error) 
 	case *arrowscalar.Struct:
 		fs := t.Fields()
 		if len(x.Value) != len(fs) {
-			return Scalar{}, errorf("struct scalar has %d values for %d fields", len(x.Value), len(fs))
+			return Scalar{}, fmt.Errorf("struct scalar has %d values for %d fields", len(x.Value), len(fs))
 		}
 		vals := make([]Scalar, len(fs))
 		for j, f := range fs {
 			e := x.Value[j]
 			if e == nil || !e.IsValid() {
 				if !f.Type.Nullable() {
-					return Scalar{}, errorf("field %s: null value in non-nullable %s", dtype.QuoteFieldName(f.Name), f.Type)
+					return Scalar{}, fmt.Errorf("field %s: null value in non-nullable %s", dtype.QuoteFieldName(f.Name), f.Type)
 				}
 				vals[j] = Scalar{dt: f.Type}
 				continue
@@ -613,7 +622,7 @@ func fromArrowScalarValue(sc arrowscalar.Scalar, t dtype.DType) (Scalar, error) 
 			}
 			c, err := fromArrowScalarValue(e, f.Type)
 			if err != nil {
-				return Scalar{}, errorf("field %s: %w", dtype.QuoteFieldName(f.Name), err)
+				return Scalar{}, fmt.Errorf("field %s: %w", dtype.QuoteFieldName(f.Name), err)
 			}
 			vals[j] = c
 		}
@@ -638,7 +647,7 @@ func bufferString(b *memory.Buffer) string {
 
 func fromArrowList(arr arrow.Array, t dtype.DType) (Scalar, error) {
 	if arr == nil {
-		return Scalar{}, errorf("list scalar without values")
+		return Scalar{}, fmt.Errorf("list scalar without values")
 	}
 	if !holds(arr.DataType(), t.Elem()) {
 		return Scalar{}, typeMismatch("list scalar values", arr.DataType(), t.Elem())
@@ -648,7 +657,7 @@ func fromArrowList(arr arrow.Array, t dtype.DType) (Scalar, error) {
 		return Scalar{}, err
 	}
 	if t.Kind() == dtype.KindFixedSizeList && len(elems) != t.Size() {
-		return Scalar{}, errorf("fixed-size list scalar has %d values, want %d", len(elems), t.Size())
+		return Scalar{}, fmt.Errorf("fixed-size list scalar has %d values, want %d", len(elems), t.Size())
 	}
 	return Scalar{dt: t, val: elems}, nil
 }

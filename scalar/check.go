@@ -20,8 +20,10 @@ func errorf(format string, a ...any) error {
 // package doc): the right Go type, within t's range, and for structs and
 // lists the right number of values, each of its slot's type.
 func checkValue(t dtype.DType, v any) error {
-	_, err := conformValue(t, v)
-	return err
+	if _, err := conformValue(t, v); err != nil {
+		return errorf("%w", err)
+	}
+	return nil
 }
 
 // conformValue checks v against t like checkValue and returns it in
@@ -30,13 +32,13 @@ func checkValue(t dtype.DType, v any) error {
 func conformValue(t dtype.DType, v any) (any, error) {
 	if v == nil {
 		if !t.Nullable() {
-			return nil, errorf("null value for non-nullable type %s", t)
+			return nil, fmt.Errorf("null value for non-nullable type %s", t)
 		}
 		return nil, nil
 	}
 	switch t.Kind() {
 	case dtype.KindNull:
-		return nil, errorf("type null holds only null, not %T", v)
+		return nil, fmt.Errorf("type null holds only null, not %T", v)
 	case dtype.KindBool:
 		if _, ok := v.(bool); !ok {
 			return nil, wrongGoType(t, v, "bool")
@@ -49,7 +51,7 @@ func conformValue(t dtype.DType, v any) (any, error) {
 			return nil, wrongGoType(t, v, "decimal128.Num")
 		}
 		if !n.FitsInPrecision(int32(t.Precision())) {
-			return nil, errorf("%s does not fit %s", n.ToString(int32(t.Scale())), t)
+			return nil, fmt.Errorf("%s does not fit %s", n.ToString(int32(t.Scale())), t)
 		}
 	case dtype.KindUtf8:
 		s, ok := v.(string)
@@ -57,7 +59,7 @@ func conformValue(t dtype.DType, v any) (any, error) {
 			return nil, wrongGoType(t, v, "string")
 		}
 		if !utf8.ValidString(s) {
-			return nil, errorf("utf8 value %q is not valid UTF-8", s)
+			return nil, fmt.Errorf("utf8 value %q is not valid UTF-8", s)
 		}
 	case dtype.KindBinary:
 		if _, ok := v.(string); !ok {
@@ -78,7 +80,7 @@ func conformValue(t dtype.DType, v any) (any, error) {
 		}
 		fs := t.Fields()
 		if len(vals) != len(fs) {
-			return nil, errorf("%s has %d fields, got %d values", t, len(fs), len(vals))
+			return nil, fmt.Errorf("%s has %d fields, got %d values", t, len(fs), len(vals))
 		}
 		out := make([]Scalar, len(vals))
 		for i, e := range vals {
@@ -95,7 +97,7 @@ func conformValue(t dtype.DType, v any) (any, error) {
 			return nil, wrongGoType(t, v, "[]Scalar")
 		}
 		if t.Kind() == dtype.KindFixedSizeList && len(vals) != t.Size() {
-			return nil, errorf("%s has %d elements, got %d", t, t.Size(), len(vals))
+			return nil, fmt.Errorf("%s has %d elements, got %d", t, t.Size(), len(vals))
 		}
 		out := make([]Scalar, len(vals))
 		for i, e := range vals {
@@ -107,13 +109,13 @@ func conformValue(t dtype.DType, v any) (any, error) {
 		}
 		return out, nil
 	default:
-		return nil, errorf("unknown dtype kind %s", t.Kind())
+		return nil, fmt.Errorf("unknown dtype kind %s", t.Kind())
 	}
 	return v, nil
 }
 
 func wrongGoType(t dtype.DType, v any, want string) error {
-	return errorf("a %s value must be a Go %s, not %T", t, want, v)
+	return fmt.Errorf("a %s value must be a Go %s, not %T", t, want, v)
 }
 
 func conformPrimitive(p dtype.PType, v any) (any, error) {
@@ -121,28 +123,28 @@ func conformPrimitive(p dtype.PType, v any) (any, error) {
 	case p.IsSigned():
 		n, ok := v.(int64)
 		if !ok {
-			return nil, errorf("a %s value must be a Go int64, not %T", p, v)
+			return nil, fmt.Errorf("a %s value must be a Go int64, not %T", p, v)
 		}
 		lo, hi := signedRange(p)
 		if n < lo || n > hi {
-			return nil, errorf("%d is out of range for %s", n, p)
+			return nil, fmt.Errorf("%d is out of range for %s", n, p)
 		}
 	case p.IsUnsigned():
 		n, ok := v.(uint64)
 		if !ok {
-			return nil, errorf("a %s value must be a Go uint64, not %T", p, v)
+			return nil, fmt.Errorf("a %s value must be a Go uint64, not %T", p, v)
 		}
 		if n > unsignedMax(p) {
-			return nil, errorf("%d is out of range for %s", n, p)
+			return nil, fmt.Errorf("%d is out of range for %s", n, p)
 		}
 	default:
 		f, ok := v.(float64)
 		if !ok {
-			return nil, errorf("a %s value must be a Go float64, not %T", p, v)
+			return nil, fmt.Errorf("a %s value must be a Go float64, not %T", p, v)
 		}
 		r := roundFloat(p, f)
 		if !math.IsNaN(f) && r != f {
-			return nil, errorf("%s is not exactly representable as %s", strconv.FormatFloat(f, 'g', -1, 64), p)
+			return nil, fmt.Errorf("%s is not exactly representable as %s", strconv.FormatFloat(f, 'g', -1, 64), p)
 		}
 		return r, nil
 	}
@@ -154,12 +156,12 @@ func conformPrimitive(p dtype.PType, v any) (any, error) {
 func conformElem(e Scalar, slot dtype.DType) (Scalar, error) {
 	if e.IsNull() {
 		if !slot.Nullable() {
-			return Scalar{}, errorf("null in a slot of non-nullable type %s", slot)
+			return Scalar{}, fmt.Errorf("null in a slot of non-nullable type %s", slot)
 		}
 		return Scalar{dt: slot}, nil
 	}
 	if !e.dt.EqualIgnoreNullability(slot) {
-		return Scalar{}, errorf("value of type %s in a slot of type %s", e.dt, slot)
+		return Scalar{}, fmt.Errorf("value of type %s in a slot of type %s", e.dt, slot)
 	}
 	val, err := conformValue(slot, e.val)
 	if err != nil {
@@ -172,11 +174,11 @@ func checkTemporal(t dtype.DType, n int64) error {
 	switch t.ExtID() {
 	case dtype.ExtDate:
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			return errorf("date %d is out of the range of i32 days", n)
+			return fmt.Errorf("date %d is out of the range of i32 days", n)
 		}
 	case dtype.ExtTime:
 		if n < 0 || n >= ticksPerDay(t.Unit()) {
-			return errorf("time %d is not within a day of %s ticks", n, t.Unit())
+			return fmt.Errorf("time %d is not within a day of %s ticks", n, t.Unit())
 		}
 	}
 	return nil

@@ -103,7 +103,7 @@ func New(t dtype.DType, v any) (Scalar, error) {
 	}
 	val, err := conformValue(t, v)
 	if err != nil {
-		return Scalar{}, err
+		return Scalar{}, errorf("%w", err)
 	}
 	return Scalar{dt: t, val: val}, nil
 }
