@@ -197,9 +197,20 @@ func (w *walker) noCommon(c *expr.Call, v verb, t, u dtype.DType, first, bad arg
 		What:  v.phrase(c.Fn.ID(), t, u),
 		Types: [2]dtype.DType{t, u},
 	}
-	_, badIsLit := untypedNumber(bad)
+	lv, badIsLit := untypedNumber(bad)
 	switch {
-	case !badIsLit && fn.CanCast(u, t):
+	case badIsLit:
+		// Cast the other side to a type holding the literal; between
+		// integers, i64 when it holds the literal (a u64 cast to the
+		// literal's i32 would fail on big values).
+		to := u
+		if i64 := dtype.Primitive(dtype.I64, false); to.IsInt() && t.IsInt() && fits(lv, i64) {
+			to = i64
+		}
+		if fn.CanCast(t, to) {
+			e.Hint = castText(first.e, to)
+		}
+	case fn.CanCast(u, t):
 		e.Hint = castText(bad.e, t)
 	case fn.CanCast(t, u):
 		e.Hint = castText(first.e, u)
