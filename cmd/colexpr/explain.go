@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/partition"
+)
+
+var explainCommand = &command{
+	name:    "explain",
+	summary: "[--schema-of FILE] EXPR shows every stage of an expression",
+	usage: `Usage: colexpr explain [--schema-of FILE] EXPR
+
+Shows what colexpr makes of EXPR over the schema of FILE (or of the demo
+table), stage by stage:
+
+  parsed        the expression as parsed, in canonical text
+  coerced       with the casts and literal types coercion chose
+  bound         the bound tree, one node per line, with its dtype
+  rewrites      every optimizer rewrite in order: the rule, the node before, after
+  optimized     the optimized expression and its tree
+  partitions    the expression split by column, as a reader pushes it down
+  columns read  the columns (and struct fields) a scan would read
+
+Write "--" before an expression that starts with "-".
+`,
+	run: runExplain,
+}
+
+func runExplain(e *env, args []string) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	schemaOf := fs.String("schema-of", "", "")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch len(pos) {
+	case 0:
+		return usagef("the expression to explain is missing")
+	case 1:
+	default:
+		return usagef("one expression, got %d arguments (quote the expression): %s", len(pos), strings.Join(pos, " "))
+	}
+	src, err := openSource(memory.DefaultAllocator, *schemaOf, 0)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	text, err := explain(pos[0], newSchemaScope(src.schema))
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(e.stdout, text)
+	return err
+}
+
+// explain renders every stage of src over the schema s.
+func explain(src string, s *schemaScope) (string, error) {
+	st, err := compile(src, "the expression", s, optimize.New())
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	section := func(title string, lines ...string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(title + "\n")
+		for _, l := range lines {
+			for _, line := range strings.Split(strings.TrimRight(l, "\n"), "\n") {
+				b.WriteString("  " + line + "\n")
+			}
+		}
+	}
+	section("expression", strings.TrimSpace(src))
+	section("parsed", st.parsed.String())
+	section("coerced", st.coerced.String())
+	section("bound", st.bound.Tree())
+
+	var rewrites []string
+	for i, ev := range st.trace.Events {
+		head := fmt.Sprintf("%d. %s", i+1, ev.Rule)
+		if ev.Kind != optimize.Applied {
+			head += " (" + ev.Kind.String() + ": " + ev.Reason + ")"
+		}
+		rewrites = append(rewrites, head+"\n     before: "+ev.Before.String()+"\n     after:  "+ev.After.String())
+	}
+	if len(rewrites) == 0 {
+		rewrites = []string{"(none)"}
+	}
+	section("rewrites", rewrites...)
+	section("optimized", st.optimized.String(), st.optimized.Tree())
+
+	if p, err := partition.ByField(st.optimized, s.scope()); err != nil {
+		section("partitions", "(none: "+err.Error()+")")
+	} else {
+		section("partitions", p.String())
+	}
+	var cols []string
+	for _, path := range partition.ReferencedFields(st.optimized) {
+		if len(path) == 0 {
+			cols = append(cols, "$ (every column)")
+			continue
+		}
+		parts := make([]string, len(path))
+		for i, n := range path {
+			parts[i] = dtype.QuoteFieldName(n)
+		}
+		cols = append(cols, strings.Join(parts, "."))
+	}
+	if len(cols) == 0 {
+		cols = []string{"(none)"}
+	}
+	section("columns read", strings.Join(cols, ", "))
+	return b.String(), nil
+}

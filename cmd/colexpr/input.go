@@ -1,0 +1,475 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	arrowcsv "github.com/apache/arrow-go/v18/arrow/csv"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/colexpr/colexpr/demo"
+)
+
+// The readers. Each input is opened once to learn its schema, then scanned
+// once for the columns a query needs; a scan hands out record batches one at
+// a time, so memory is bounded by the batch size, not by the file's size.
+
+// source is an opened input.
+type source struct {
+	// name is how messages refer to the input: the file name, or "the demo table".
+	name   string
+	schema *arrow.Schema
+	// open starts a scan of the top-level fields with the given indices (in
+	// schema order; nil reads every field). Batches hold at most about
+	// batchSize rows.
+	open  func(fields []int, batchSize int) (scanner, error)
+	close func() error
+}
+
+// scanner reads batches.
+type scanner interface {
+	// Next returns the next batch, which the caller releases, or nil at
+	// the end.
+	Next() (arrow.RecordBatch, error)
+	// Progress is the fraction of the input read so far, or -1 when unknown.
+	Progress() float64
+	Close()
+}
+
+// csvInferRows is how many rows of a CSV file its column types are
+// inferred from.
+const csvInferRows = 1000
+
+// openSource opens path, or the demo table of demoRows rows when path is "".
+func openSource(mem memory.Allocator, path string, demoRows int64) (*source, error) {
+	if path == "" {
+		return demoSource(mem, demoRows), nil
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	var open func(memory.Allocator, string, *os.File) (*source, error)
+	switch ext {
+	case ".parquet", ".pq":
+		open = openParquet
+	case ".arrow", ".feather", ".ipc":
+		open = openIPCFile
+	case ".arrows":
+		open = openIPCStream
+	case ".csv":
+		open = openCSV
+	default:
+		return nil, fmt.Errorf("%s: unknown file type %q: the name must end in .parquet, .arrow, .feather, .arrows or .csv", path, ext)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a file", path)
+	}
+	src, err := open(mem, path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return src, nil
+}
+
+// fileError describes a failure to read a file, corrupt or truncated.
+func fileError(path, what string, err error) error {
+	return fmt.Errorf("%s: %s: %w", path, what, err)
+}
+
+func demoSource(mem memory.Allocator, rows int64) *source {
+	t := demo.Table{Seed: demo.DefaultSeed, Rows: rows}
+	return &source{
+		name:   "the demo table",
+		schema: demo.Schema(),
+		open: func(fields []int, batchSize int) (scanner, error) {
+			rr, err := t.NewReader(mem, batchSize)
+			if err != nil {
+				return nil, err
+			}
+			return &recordReaderScan{rr: rr, fields: fields, schema: demo.Schema(), total: rows}, nil
+		},
+		close: func() error { return nil },
+	}
+}
+
+// recordReaderScan scans an array.RecordReader, keeping only some fields.
+type recordReaderScan struct {
+	rr     array.RecordReader
+	fields []int
+	schema *arrow.Schema
+	total  int64 // rows in all, or -1
+	read   int64
+	bytes  *countingReader // for progress when total is unknown
+	path   string          // for messages
+}
+
+func (s *recordReaderScan) Next() (arrow.RecordBatch, error) {
+	if !s.rr.Next() {
+		if err := s.rr.Err(); err != nil {
+			return nil, fileError(s.path, "reading", err)
+		}
+		return nil, nil
+	}
+	if err := s.rr.Err(); err != nil { // the CSV reader reports a bad value with its batch
+		return nil, err
+	}
+	rec := project(s.rr.RecordBatch(), s.schema, s.fields)
+	s.read += rec.NumRows()
+	return rec, nil
+}
+
+func (s *recordReaderScan) Progress() float64 {
+	switch {
+	case s.total > 0:
+		return float64(s.read) / float64(s.total)
+	case s.bytes != nil && s.bytes.size > 0:
+		return float64(s.bytes.n.Load()) / float64(s.bytes.size)
+	}
+	return -1
+}
+
+func (s *recordReaderScan) Close() { s.rr.Release() }
+
+// project is a new reference to rec's fields with the given indices, or to
+// all of rec when fields is nil. The fields take their names from sc when
+// it is not nil (the CSV reader names them after the raw header).
+func project(rec arrow.RecordBatch, sc *arrow.Schema, fields []int) arrow.RecordBatch {
+	if fields == nil && sc == nil {
+		rec.Retain()
+		return rec
+	}
+	if sc == nil {
+		sc = rec.Schema()
+	}
+	if fields == nil {
+		fields = make([]int, rec.NumCols())
+		for i := range fields {
+			fields[i] = i
+		}
+	}
+	cols := make([]arrow.Array, len(fields))
+	fs := make([]arrow.Field, len(fields))
+	for i, f := range fields {
+		cols[i] = rec.Column(f)
+		fs[i] = sc.Field(f)
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fs, nil), cols, rec.NumRows())
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r    io.Reader
+	n    atomic.Int64
+	size int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func newCountingReader(f *os.File) *countingReader {
+	c := &countingReader{r: f}
+	if st, err := f.Stat(); err == nil {
+		c.size = st.Size()
+	}
+	return c
+}
+
+// Parquet.
+
+func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error) {
+	props := parquet.NewReaderProperties(mem)
+	// Read column chunks page by page rather than whole.
+	props.BufferedStreamEnabled = true
+	props.BufferSize = 1 << 20
+	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
+	if err != nil {
+		return nil, fileError(path, "not a readable Parquet file", err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	if err != nil {
+		pf.Close()
+		return nil, fileError(path, "cannot read its schema", err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		pf.Close()
+		return nil, fileError(path, "cannot read its schema", err)
+	}
+	total := pf.NumRows()
+	return &source{
+		name:   path,
+		schema: sc,
+		open: func(fields []int, batchSize int) (scanner, error) {
+			var leaves []int
+			if fields != nil {
+				for _, i := range fields {
+					leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
+				}
+			}
+			fr.Props.BatchSize = int64(batchSize)
+			fr.Props.Parallel = true
+			rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+			if err != nil {
+				return nil, fileError(path, "cannot read", err)
+			}
+			return &recordReaderScan{rr: rr, total: total, path: path}, nil
+		},
+		close: pf.Close,
+	}, nil
+}
+
+// appendLeaves appends the Parquet leaf column indices under field.
+func appendLeaves(leaves []int, field *pqarrow.SchemaField) []int {
+	if field.IsLeaf() {
+		return append(leaves, field.ColIndex)
+	}
+	for i := range field.Children {
+		leaves = appendLeaves(leaves, &field.Children[i])
+	}
+	return leaves
+}
+
+// Arrow IPC.
+
+func openIPCFile(mem memory.Allocator, path string, f *os.File) (*source, error) {
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, fileError(path, "not a readable Arrow IPC file", err)
+	}
+	return &source{
+		name:   path,
+		schema: r.Schema(),
+		open: func(fields []int, batchSize int) (scanner, error) {
+			return &ipcFileScan{r: r, fields: fields, path: path}, nil
+		},
+		close: func() error { r.Close(); return f.Close() },
+	}, nil
+}
+
+type ipcFileScan struct {
+	r      *ipc.FileReader
+	fields []int
+	next   int
+	path   string
+}
+
+func (s *ipcFileScan) Next() (arrow.RecordBatch, error) {
+	if s.next >= s.r.NumRecords() {
+		return nil, nil
+	}
+	rec, err := s.r.RecordBatchAt(s.next)
+	if err != nil {
+		return nil, fileError(s.path, fmt.Sprintf("reading record batch %d", s.next), err)
+	}
+	s.next++
+	defer rec.Release()
+	return project(rec, nil, s.fields), nil
+}
+
+func (s *ipcFileScan) Progress() float64 {
+	if s.r.NumRecords() == 0 {
+		return -1
+	}
+	return float64(s.next) / float64(s.r.NumRecords())
+}
+
+func (s *ipcFileScan) Close() {}
+
+func openIPCStream(mem memory.Allocator, path string, f *os.File) (*source, error) {
+	cr := newCountingReader(f)
+	r, err := ipc.NewReader(cr, ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, fileError(path, "not a readable Arrow IPC stream", err)
+	}
+	used := false
+	return &source{
+		name:   path,
+		schema: r.Schema(),
+		open: func(fields []int, batchSize int) (scanner, error) {
+			if used {
+				return nil, fmt.Errorf("%s: a stream can be scanned once", path)
+			}
+			used = true
+			return &recordReaderScan{rr: r, fields: fields, total: -1, bytes: cr, path: path}, nil
+		},
+		close: func() error {
+			if !used {
+				r.Release()
+			}
+			return f.Close()
+		},
+	}, nil
+}
+
+// CSV.
+
+// openCSV reads the header and the first rows to infer the column types,
+// then scans the whole file (those rows again included) with Arrow's CSV
+// reader.
+func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
+	cr := newCountingReader(f)
+	var seen bytes.Buffer
+	r := csv.NewReader(io.TeeReader(cr, &seen))
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file: a CSV file needs a header row", path)
+	}
+	if err != nil {
+		return nil, fileError(path, "not a readable CSV file", err)
+	}
+	names := make([]string, len(header))
+	at := map[string]int{}
+	for i, h := range header {
+		name := strings.TrimSpace(h)
+		if name == "" {
+			name = "column" + strconv.Itoa(i+1)
+		}
+		if j, dup := at[name]; dup {
+			return nil, fmt.Errorf("%s: the header names columns %d and %d both %q", path, j+1, i+1, name)
+		}
+		at[name] = i
+		names[i] = name
+	}
+	inf := make([]csvInference, len(names))
+	for n := 0; n < csvInferRows; n++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fileError(path, "not a readable CSV file", err)
+		}
+		for i, v := range rec {
+			inf[i].see(v)
+		}
+	}
+	fields := make([]arrow.Field, len(names))
+	for i, name := range names {
+		fields[i] = arrow.Field{Name: name, Type: inf[i].result(), Nullable: true}
+	}
+	sc := arrow.NewSchema(fields, nil)
+	replay := io.MultiReader(bytes.NewReader(seen.Bytes()), cr)
+	used := false
+	return &source{
+		name:   path,
+		schema: sc,
+		open: func(fields []int, batchSize int) (scanner, error) {
+			if used {
+				return nil, fmt.Errorf("%s: a CSV file can be scanned once", path)
+			}
+			used = true
+			rr := arrowcsv.NewReader(replay, sc,
+				arrowcsv.WithHeader(true),
+				arrowcsv.WithChunk(batchSize),
+				arrowcsv.WithNullReader(true, ""),
+				arrowcsv.WithAllocator(mem))
+			return &csvScan{recordReaderScan{rr: rr, fields: fields, schema: sc, total: -1, bytes: cr, path: path}}, nil
+		},
+		close: f.Close,
+	}, nil
+}
+
+// csvScan turns the CSV reader's errors, which know no row, into errors
+// naming the rows of the batch they happened in.
+type csvScan struct{ recordReaderScan }
+
+func (s *csvScan) Next() (arrow.RecordBatch, error) {
+	before := s.read
+	rec, err := s.recordReaderScan.Next()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: line %d: %v", s.path, pe.Line, pe.Err)
+		}
+		if cur := s.rr.RecordBatch(); cur != nil && !strings.HasPrefix(err.Error(), s.path) {
+			return nil, fmt.Errorf("%s: a value in rows %d to %d does not fit its column's type (inferred from the first %d rows): %v",
+				s.path, before+1, before+cur.NumRows(), csvInferRows, err)
+		}
+		return nil, err
+	}
+	return rec, nil
+}
+
+// csvInference infers a column's type from its values: i64 when every
+// non-empty value is an integer, f64 when every one is a number, bool when
+// every one is true or false, date when every one is YYYY-MM-DD, utf8
+// otherwise (and for a column with no value at all).
+type csvInference struct {
+	values           int
+	notInt, notFloat bool
+	notBool, notDate bool
+}
+
+func (c *csvInference) see(v string) {
+	if v == "" {
+		return
+	}
+	c.values++
+	if !c.notInt {
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			c.notInt = true
+		}
+	}
+	if !c.notFloat {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			c.notFloat = true
+		}
+	}
+	if !c.notBool {
+		switch v {
+		case "true", "false", "TRUE", "FALSE", "True", "False":
+		default:
+			c.notBool = true
+		}
+	}
+	if !c.notDate {
+		if _, err := time.Parse("2006-01-02", v); err != nil || len(v) != 10 {
+			c.notDate = true
+		}
+	}
+}
+
+func (c *csvInference) result() arrow.DataType {
+	switch {
+	case c.values == 0:
+		return arrow.BinaryTypes.String
+	case !c.notInt:
+		return arrow.PrimitiveTypes.Int64
+	case !c.notFloat:
+		return arrow.PrimitiveTypes.Float64
+	case !c.notBool:
+		return arrow.FixedWidthTypes.Boolean
+	case !c.notDate:
+		return arrow.FixedWidthTypes.Date32
+	}
+	return arrow.BinaryTypes.String
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// progress draws a bar on a terminal while a scan runs. It stays silent
+// for the first second, so quick scans print nothing, and erases itself
+// when the scan ends.
+type progress struct {
+	w        io.Writer
+	fraction func() float64 // of the input read, or -1
+	rows     atomic.Int64   // rows read
+	stop     chan struct{}
+	done     sync.WaitGroup
+	drawn    bool
+}
+
+// startProgress starts drawing on w; a nil w draws nothing.
+func startProgress(w io.Writer, fraction func() float64) *progress {
+	p := &progress{w: w, fraction: fraction, stop: make(chan struct{})}
+	if w == nil {
+		return p
+	}
+	start := time.Now()
+	p.done.Add(1)
+	go func() {
+		defer p.done.Done()
+		delay := time.NewTimer(time.Second)
+		defer delay.Stop()
+		select {
+		case <-delay.C:
+		case <-p.stop:
+			return
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			p.draw(time.Since(start))
+			select {
+			case <-tick.C:
+			case <-p.stop:
+				return
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progress) draw(elapsed time.Duration) {
+	const width = 30
+	f := p.fraction()
+	var bar string
+	if f >= 0 {
+		f = min(f, 1)
+		full := int(f * width)
+		bar = fmt.Sprintf("[%s%s] %3d%%", strings.Repeat("=", full), strings.Repeat(" ", width-full), int(f*100))
+	} else {
+		pos := int(elapsed/(200*time.Millisecond)) % width
+		bar = "[" + strings.Repeat(" ", pos) + "*" + strings.Repeat(" ", width-1-pos) + "]"
+	}
+	fmt.Fprintf(p.w, "\r%s %s rows %.1fs\x1b[K", bar, thousands(p.rows.Load()), elapsed.Seconds())
+	p.drawn = true
+}
+
+// finish stops drawing and erases the bar.
+func (p *progress) finish() {
+	close(p.stop)
+	p.done.Wait()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

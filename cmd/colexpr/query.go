@@ -1,0 +1,407 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/eval"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/partition"
+)
+
+var queryCommand = &command{
+	name:    "query",
+	summary: "[--where EXPR] [--select LIST] [FILE] filters and projects rows",
+	usage: `Usage: colexpr query [flags] [FILE]
+
+Prints the rows of FILE (or of the demo table) where --where is true, as
+the --select expressions.
+
+  --where EXPR        keep the rows where EXPR is true (not false or null)
+  --select LIST       comma-separated expressions, each optionally "AS name";
+                      default: every column
+  --limit N           stop after N rows (default: no limit)
+  --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
+  --threads N         evaluate batches on N goroutines (default: the number of CPUs)
+  --batch-size N      rows per batch (default 65536)
+  --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
+
+FILE is a .parquet, .arrow/.feather (Arrow IPC file), .arrows (Arrow IPC
+stream) or .csv file (a header row; types inferred from the first 1000 rows).
+
+Examples:
+  colexpr query --where "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07" --limit 5
+  colexpr query --select "l_orderkey, l_extendedprice * (1 - l_discount) AS price" --format csv data.parquet
+`,
+	run: runQuery,
+}
+
+// queryOptions are the flags of query.
+type queryOptions struct {
+	where, selects, format string
+	limit                  int64
+	threads, batchSize     int
+	demoRows               int64
+	file                   string
+}
+
+func runQuery(e *env, args []string) error {
+	var o queryOptions
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	fs.StringVar(&o.where, "where", "", "")
+	fs.StringVar(&o.selects, "select", "", "")
+	fs.Int64Var(&o.limit, "limit", -1, "")
+	fs.StringVar(&o.format, "format", "table", "")
+	fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "")
+	fs.IntVar(&o.batchSize, "batch-size", demo.DefaultBatchSize, "")
+	fs.Int64Var(&o.demoRows, "demo-rows", demo.DefaultRows, "")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 1:
+		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
+	case o.threads < 1:
+		return usagef("--threads must be at least 1, got %d", o.threads)
+	case o.batchSize < 1:
+		return usagef("--batch-size must be at least 1, got %d", o.batchSize)
+	case o.demoRows < 0:
+		return usagef("--demo-rows must not be negative, got %d", o.demoRows)
+	case o.limit < -1:
+		return usagef("--limit must not be negative, got %d", o.limit)
+	}
+	if !contains(formats, o.format) {
+		return usagef("unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
+	}
+	if len(pos) == 1 {
+		o.file = pos[0]
+	}
+	return query(e, memory.DefaultAllocator, o)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parseFlags parses flags and positional arguments in any order; after
+// "--" everything is positional.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(discard{})
+	var rest []string
+	for i, a := range args {
+		if a == "--" {
+			args, rest = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, usagef("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	return append(pos, rest...), nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// queryPlan is a compiled query.
+type queryPlan struct {
+	name    string
+	where   *expr.Bound   // nil: every row
+	selects []*expr.Bound // nil: every column of the scan, as read
+	what    []string      // how messages name each select item
+	out     *arrow.Schema
+	fields  []int // the input's fields to read
+	mem     memory.Allocator
+	sink    sink
+}
+
+func query(e *env, mem memory.Allocator, o queryOptions) error {
+	src, err := openSource(mem, o.file, o.demoRows)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	full := newSchemaScope(src.schema)
+	opt := optimize.New()
+
+	var items []selectItem
+	if strings.TrimSpace(o.selects) != "" {
+		if items, err = splitSelect(o.selects); err != nil {
+			return err
+		}
+	} else if o.selects != "" {
+		return errors.New("--select: the list is empty")
+	}
+
+	// Compile against the whole schema first: errors then speak of the
+	// file's columns, and the trees say which columns to read.
+	var where *stages
+	if o.where != "" {
+		if where, err = compile(o.where, "--where", full, opt); err != nil {
+			return err
+		}
+		if t := where.optimized.DType(); !t.IsBool() && !t.IsNull() {
+			return fmt.Errorf("--where: the expression has type %s; it must be a bool", t)
+		}
+	}
+	sels := make([]*stages, len(items))
+	for i, it := range items {
+		if sels[i], err = compile(it.src, selectWhat(items, i), full, opt); err != nil {
+			return err
+		}
+	}
+
+	// The fields to read, in schema order.
+	var fields []int
+	if items == nil {
+		for i, f := range src.schema.Fields() {
+			if _, bad := full.unsupported[f.Name]; bad {
+				fmt.Fprintf(e.stderr, "colexpr query: leaving out column %s: colexpr does not support its Arrow type %s\n", dtype.QuoteFieldName(f.Name), f.Type)
+				continue
+			}
+			fields = append(fields, i)
+		}
+	} else {
+		used := map[string]bool{}
+		all := false
+		collect := func(b *expr.Bound) {
+			for _, p := range partition.ReferencedFields(b) {
+				if len(p) == 0 {
+					all = true
+				} else {
+					used[p[0]] = true
+				}
+			}
+		}
+		if where != nil {
+			collect(where.optimized)
+		}
+		for _, s := range sels {
+			collect(s.optimized)
+		}
+		for i, f := range src.schema.Fields() {
+			if _, bad := full.unsupported[f.Name]; bad {
+				continue
+			}
+			if all || used[f.Name] {
+				fields = append(fields, i)
+			}
+		}
+		if len(fields) == 0 && len(full.root.Fields()) > 0 {
+			// Nothing is read, but the rows still have to be counted.
+			fields = []int{src.schema.FieldIndices(full.root.Fields()[0].Name)[0]}
+		}
+	}
+	if len(fields) == 0 {
+		return fmt.Errorf("%s has no column colexpr can read", src.name)
+	}
+
+	// Compile again against the columns read: the trees evaluate against
+	// record batches of exactly those columns.
+	fs := make([]arrow.Field, len(fields))
+	for i, f := range fields {
+		fs[i] = src.schema.Field(f)
+	}
+	scanSchema := arrow.NewSchema(fs, nil)
+	pruned := newSchemaScope(scanSchema)
+	plan := &queryPlan{name: src.name, fields: fields, mem: mem}
+	if where != nil {
+		st, err := compile(o.where, "--where", pruned, opt)
+		if err != nil {
+			return err
+		}
+		plan.where = st.optimized
+	}
+	if items == nil {
+		plan.out = scanSchema
+	} else {
+		out := make([]arrow.Field, len(items))
+		for i, it := range items {
+			st, err := compile(it.src, selectWhat(items, i), pruned, opt)
+			if err != nil {
+				return err
+			}
+			plan.selects = append(plan.selects, st.optimized)
+			plan.what = append(plan.what, selectWhat(items, i))
+			out[i] = dtype.ToArrowField(it.name, st.optimized.DType())
+		}
+		plan.out = arrow.NewSchema(out, nil)
+	}
+	if plan.sink, err = newSink(o.format, e.stdout, plan.out, mem); err != nil {
+		return err
+	}
+
+	scan, err := src.open(fields, o.batchSize)
+	if err != nil {
+		return err
+	}
+	var progressTo = e.stderr
+	if !e.isTerminal {
+		progressTo = nil
+	}
+	prog := startProgress(progressTo, scan.Progress)
+	p := &pipeline{
+		scan:      scan,
+		name:      src.name,
+		threads:   o.threads,
+		batchSize: o.batchSize,
+		process:   plan.process,
+		out:       plan.sink,
+		limit:     o.limit,
+		prog:      prog,
+	}
+	err = p.run()
+	prog.finish()
+	if err == nil {
+		err = plan.sink.finish()
+	}
+	if err != nil {
+		var ie *internalError
+		if errors.As(err, &ie) {
+			return err
+		}
+		if n := plan.sink.written(); n > 0 {
+			return fmt.Errorf("%w\nerror after %s rows: the output is incomplete", err, thousands(n))
+		}
+		return err
+	}
+	return nil
+}
+
+func selectWhat(items []selectItem, i int) string {
+	if len(items) == 1 {
+		return "--select"
+	}
+	return fmt.Sprintf("--select item %d", i+1)
+}
+
+// process filters and projects one batch and encodes the result.
+func (q *queryPlan) process(b batch) (chunk, error) {
+	rec := b.rec
+	if q.where != nil {
+		filtered, err := eval.Filter(q.mem, q.where, rec)
+		if err != nil {
+			return nil, q.rowError(err, b, "--where", nil)
+		}
+		defer filtered.Release()
+		rec = filtered
+	}
+	if q.selects == nil {
+		if rec.Schema() != q.out {
+			rec = array.NewRecordBatch(q.out, rec.Columns(), rec.NumRows())
+			defer rec.Release()
+		}
+		return q.sink.encode(rec)
+	}
+	cols := make([]arrow.Array, len(q.selects))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, s := range q.selects {
+		col, err := eval.EvalRecord(q.mem, s, rec)
+		if err != nil {
+			return nil, q.rowError(err, b, q.what[i], func(row int) int { return q.unfilter(b.rec, row) })
+		}
+		cols[i] = col
+		if want := q.out.Field(i).Type; !arrow.TypeEqual(col.DataType(), want) {
+			return nil, fmt.Errorf("%s: the result has Arrow type %s, the schema says %s", q.what[i], col.DataType(), want)
+		}
+	}
+	out := array.NewRecordBatch(q.out, cols, rec.NumRows())
+	defer out.Release()
+	return q.sink.encode(out)
+}
+
+// unfilter maps a row of the filtered batch back to the row of rec it came
+// from (or -1), by evaluating the filter again: only errors need it.
+func (q *queryPlan) unfilter(rec arrow.RecordBatch, row int) int {
+	if q.where == nil {
+		return row
+	}
+	mask, err := eval.EvalRecord(q.mem, q.where, rec)
+	if err != nil {
+		return -1
+	}
+	defer mask.Release()
+	m, ok := mask.(*array.Boolean)
+	if !ok {
+		return -1
+	}
+	for i := 0; i < m.Len(); i++ {
+		if m.IsValid(i) && m.Value(i) {
+			if row == 0 {
+				return i
+			}
+			row--
+		}
+	}
+	return -1
+}
+
+// rowError names the row of the input a runtime error happened at,
+// counting from 1. mapRow maps a row of the evaluated batch to a row of
+// b.rec (nil when they are the same).
+func (q *queryPlan) rowError(err error, b batch, what string, mapRow func(int) int) error {
+	var ee *eval.Error
+	if errors.As(err, &ee) && ee.Row >= 0 {
+		row := ee.Row
+		if mapRow != nil {
+			row = mapRow(row)
+		}
+		cause := ee.Err
+		var fe *fn.EvalError
+		msg := cause.Error()
+		if errors.As(cause, &fe) {
+			msg = fe.Fn + ": " + fe.Err.Error()
+		}
+		if row >= 0 {
+			return fmt.Errorf("%s: row %d: %s (in `%s`, %s)", q.name, b.offset+int64(row)+1, msg, ee.Expr, what)
+		}
+	}
+	return fmt.Errorf("%s: rows %d to %d: %s: %w", q.name, b.offset+1, b.offset+b.rec.NumRows(), what, err)
+}
+
+// sortedNames is the names of a set, sorted.
+func sortedNames(set map[string]bool) []string {
+	var out []string
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

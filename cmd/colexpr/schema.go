@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/dtype"
+)
+
+var schemaCommand = &command{
+	name:    "schema",
+	summary: "[FILE] prints the columns and their dtypes",
+	usage: `Usage: colexpr schema [FILE]
+
+Prints the schema of FILE (or of the demo table) as colexpr types it, one
+"name: dtype" line per column. A column whose Arrow type colexpr does not
+support is listed with that type.
+`,
+	run: runSchema,
+}
+
+func runSchema(e *env, args []string) error {
+	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	demoRows := fs.Int64("demo-rows", 0, "")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
+	}
+	file := ""
+	if len(pos) == 1 {
+		file = pos[0]
+	}
+	src, err := openSource(memory.DefaultAllocator, file, *demoRows)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	var b strings.Builder
+	for _, f := range src.schema.Fields() {
+		t, err := dtype.FromArrow(f.Type, f.Nullable)
+		if err != nil {
+			fmt.Fprintf(&b, "%s: unsupported Arrow type %s\n", dtype.QuoteFieldName(f.Name), f.Type)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\n", dtype.QuoteFieldName(f.Name), t)
+	}
+	_, err = fmt.Fprint(e.stdout, b.String())
+	return err
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// selectItem is one expression of --select, with its output column name.
+type selectItem struct {
+	src  string // the expression's text
+	name string // AS name, or the text itself
+}
+
+// splitSelect splits a --select list at its top-level commas — not inside
+// parentheses, brackets, braces, 'strings' or "quoted names" — and takes an
+// optional trailing `AS name` off each item.
+func splitSelect(list string) ([]selectItem, error) {
+	var items []selectItem
+	depth := 0
+	start := 0
+	var closers []byte
+	for i := 0; i < len(list); i++ {
+		c := list[i]
+		switch c {
+		case '\'', '"':
+			j := closeQuote(list, i)
+			if j < 0 {
+				return nil, fmt.Errorf("--select: unterminated %c quote starting at column %d", c, i+1)
+			}
+			i = j
+		case '(', '[', '{':
+			closers = append(closers, map[byte]byte{'(': ')', '[': ']', '{': '}'}[c])
+			depth++
+		case ')', ']', '}':
+			if depth == 0 || closers[len(closers)-1] != c {
+				return nil, fmt.Errorf("--select: unbalanced %q at column %d", c, i+1)
+			}
+			closers = closers[:len(closers)-1]
+			depth--
+		case ',':
+			if depth == 0 {
+				item, err := selectItemOf(list[start:i], len(items)+1)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, item)
+				start = i + 1
+			}
+		}
+	}
+	if depth > 0 {
+		return nil, fmt.Errorf("--select: %q is never closed", closers[len(closers)-1])
+	}
+	item, err := selectItemOf(list[start:], len(items)+1)
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, item)
+	seen := map[string]int{}
+	for i, it := range items {
+		if j, dup := seen[it.name]; dup {
+			return nil, fmt.Errorf("--select: items %d and %d are both named %q; name one with AS", j+1, i+1, it.name)
+		}
+		seen[it.name] = i
+	}
+	return items, nil
+}
+
+// closeQuote is the index of the quote closing the one at i (a doubled
+// quote is an escaped one), or -1.
+func closeQuote(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		if s[j] == q {
+			if j+1 < len(s) && s[j+1] == q {
+				j++
+				continue
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+func selectItemOf(text string, n int) (selectItem, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return selectItem{}, fmt.Errorf("--select: item %d is empty", n)
+	}
+	if src, name, ok := cutAlias(text); ok {
+		if src == "" {
+			return selectItem{}, fmt.Errorf("--select: item %d has a name (%s) but no expression", n, name)
+		}
+		return selectItem{src: src, name: name}, nil
+	}
+	return selectItem{src: text, name: text}, nil
+}
+
+// cutAlias splits `expr AS name` at its last top-level AS, when what
+// follows is one name: an identifier, or a "quoted" one.
+func cutAlias(text string) (src, name string, ok bool) {
+	depth := 0
+	last := -1
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := closeQuote(text, i)
+			if j < 0 {
+				return "", "", false
+			}
+			i = j
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case depth == 0 && (c == 'a' || c == 'A') && i+1 < len(text) && (text[i+1] == 's' || text[i+1] == 'S'):
+			before := i == 0 || isSpace(text[i-1]) || text[i-1] == ')'
+			after := i+2 < len(text) && (isSpace(text[i+2]) || text[i+2] == '"')
+			if before && after {
+				last = i
+			}
+		}
+	}
+	if last < 0 {
+		return "", "", false
+	}
+	rest := strings.TrimSpace(text[last+2:])
+	switch {
+	case len(rest) >= 2 && rest[0] == '"' && closeQuote(rest, 0) == len(rest)-1:
+		name = strings.ReplaceAll(rest[1:len(rest)-1], `""`, `"`)
+	case isIdent(rest):
+		name = rest
+	default:
+		return "", "", false
+	}
+	return strings.TrimSpace(text[:last]), name, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

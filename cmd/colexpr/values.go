@@ -1,0 +1,321 @@
+package main
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// Rendering of single values, shared by the output formats.
+//
+// A cellFn appends the value at row i of one array. The JSON renderer
+// writes valid JSON (strings quoted, null as null); the text renderer
+// writes what a person reads in a table or a CSV field: strings as they
+// are, and lists and structs as JSON. Text renderers are never called on a
+// null row: the formats print nulls their own way.
+
+type cellFn func(b []byte, i int) []byte
+
+// jsonCell renders the values of arr as JSON.
+func jsonCell(arr arrow.Array) cellFn { return newCell(arr, true) }
+
+// textCell renders the values of arr as plain text.
+func textCell(arr arrow.Array) cellFn { return newCell(arr, false) }
+
+func newCell(arr arrow.Array, asJSON bool) cellFn {
+	inner := valueCell(arr, asJSON)
+	if !asJSON || arr.NullN() == 0 {
+		return inner
+	}
+	return func(b []byte, i int) []byte {
+		if arr.IsNull(i) {
+			return append(b, "null"...)
+		}
+		return inner(b, i)
+	}
+}
+
+// valueCell renders non-null values of arr.
+func valueCell(arr arrow.Array, asJSON bool) cellFn {
+	str := func(b []byte, s string) []byte {
+		if asJSON {
+			return appendJSONString(b, s)
+		}
+		return append(b, s...)
+	}
+	switch a := arr.(type) {
+	case *array.Null:
+		return func(b []byte, _ int) []byte { return append(b, "null"...) }
+	case *array.Boolean:
+		return func(b []byte, i int) []byte { return strconv.AppendBool(b, a.Value(i)) }
+	case *array.Int8:
+		return func(b []byte, i int) []byte { return strconv.AppendInt(b, int64(a.Value(i)), 10) }
+	case *array.Int16:
+		return func(b []byte, i int) []byte { return strconv.AppendInt(b, int64(a.Value(i)), 10) }
+	case *array.Int32:
+		return func(b []byte, i int) []byte { return strconv.AppendInt(b, int64(a.Value(i)), 10) }
+	case *array.Int64:
+		return func(b []byte, i int) []byte { return strconv.AppendInt(b, a.Value(i), 10) }
+	case *array.Uint8:
+		return func(b []byte, i int) []byte { return strconv.AppendUint(b, uint64(a.Value(i)), 10) }
+	case *array.Uint16:
+		return func(b []byte, i int) []byte { return strconv.AppendUint(b, uint64(a.Value(i)), 10) }
+	case *array.Uint32:
+		return func(b []byte, i int) []byte { return strconv.AppendUint(b, uint64(a.Value(i)), 10) }
+	case *array.Uint64:
+		return func(b []byte, i int) []byte { return strconv.AppendUint(b, a.Value(i), 10) }
+	case *array.Float16:
+		return func(b []byte, i int) []byte { return appendFloat(b, float64(a.Value(i).Float32()), 32, asJSON) }
+	case *array.Float32:
+		return func(b []byte, i int) []byte { return appendFloat(b, float64(a.Value(i)), 32, asJSON) }
+	case *array.Float64:
+		return func(b []byte, i int) []byte { return appendFloat(b, a.Value(i), 64, asJSON) }
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return func(b []byte, i int) []byte {
+			if asJSON {
+				b = append(b, '"')
+				b = appendDecimal(b, a.Value(i), scale)
+				return append(b, '"')
+			}
+			return appendDecimal(b, a.Value(i), scale)
+		}
+	case *array.String:
+		return func(b []byte, i int) []byte { return str(b, a.Value(i)) }
+	case *array.LargeString:
+		return func(b []byte, i int) []byte { return str(b, a.Value(i)) }
+	case *array.Binary:
+		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+	case *array.LargeBinary:
+		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+	case *array.FixedSizeBinary:
+		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+	case *array.Date32:
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte {
+				return time.Unix(int64(a.Value(i))*86400, 0).UTC().AppendFormat(b, "2006-01-02")
+			})
+		}
+	case *array.Date64:
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte {
+				return time.UnixMilli(int64(a.Value(i))).UTC().AppendFormat(b, "2006-01-02")
+			})
+		}
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte { return appendTimeOfDay(b, int64(a.Value(i)), unit) })
+		}
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte { return appendTimeOfDay(b, int64(a.Value(i)), unit) })
+		}
+	case *array.Timestamp:
+		tt := a.DataType().(*arrow.TimestampType)
+		loc := time.UTC
+		if tt.TimeZone != "" {
+			if l, err := tt.GetZone(); err == nil && l != nil {
+				loc = l
+			}
+		}
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte {
+				return a.Value(i).ToTime(tt.Unit).In(loc).AppendFormat(b, time.RFC3339Nano)
+			})
+		}
+	case array.ListLike:
+		if _, isMap := arr.(*array.Map); isMap {
+			break
+		}
+		elem := newCell(a.ListValues(), true)
+		return func(b []byte, i int) []byte {
+			from, to := a.ValueOffsets(i)
+			b = append(b, '[')
+			for j := from; j < to; j++ {
+				if j > from {
+					b = append(b, ',')
+				}
+				b = elem(b, int(j))
+			}
+			return append(b, ']')
+		}
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		keys := make([][]byte, a.NumField())
+		fields := make([]cellFn, a.NumField())
+		for k := range fields {
+			keys[k] = appendJSONString(nil, st.Field(k).Name)
+			fields[k] = newCell(a.Field(k), true)
+		}
+		return func(b []byte, i int) []byte {
+			b = append(b, '{')
+			for k, f := range fields {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, keys[k]...)
+				b = append(b, ':')
+				b = f(b, i)
+			}
+			return append(b, '}')
+		}
+	case *array.Dictionary:
+		values := valueCell(a.Dictionary(), asJSON)
+		return func(b []byte, i int) []byte { return values(b, a.GetValueIndex(i)) }
+	}
+	// Types without a rendering of their own (intervals, durations, maps,
+	// unions, …) are written as Arrow formats them.
+	return func(b []byte, i int) []byte { return str(b, arr.ValueStr(i)) }
+}
+
+// quoted appends what f appends, in double quotes when asJSON.
+func quoted(b []byte, asJSON bool, f func([]byte) []byte) []byte {
+	if !asJSON {
+		return f(b)
+	}
+	b = append(b, '"')
+	b = f(b)
+	return append(b, '"')
+}
+
+// appendFloat writes v as JSON writes numbers (no exponent between 1e-6
+// and 1e21), and NaN and the infinities by name: quoted in JSON, which has
+// no such numbers.
+func appendFloat(b []byte, v float64, bits int, asJSON bool) []byte {
+	var special string
+	switch {
+	case math.IsNaN(v):
+		special = "NaN"
+	case math.IsInf(v, 1):
+		special = "Infinity"
+	case math.IsInf(v, -1):
+		special = "-Infinity"
+	}
+	if special != "" {
+		if asJSON {
+			return append(append(append(b, '"'), special...), '"')
+		}
+		return append(b, special...)
+	}
+	format := byte('f')
+	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21 || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, bits)
+	if format == 'e' {
+		// 1e-07 → 1e-7, as encoding/json writes it.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendDecimal writes n with scale digits after the point: 5 at scale 2
+// is 0.05.
+func appendDecimal(b []byte, n decimal128.Num, scale int32) []byte {
+	hi, lo := n.HighBits(), n.LowBits()
+	fits := (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64)
+	if !fits || scale < 0 || scale > 18 {
+		return append(b, n.ToString(scale)...)
+	}
+	v := int64(lo)
+	if v < 0 {
+		b = append(b, '-')
+	}
+	u := uint64(v)
+	if v < 0 {
+		u = uint64(-v) // -MinInt64 wraps to itself, which as uint64 is right
+	}
+	if scale == 0 {
+		return strconv.AppendUint(b, u, 10)
+	}
+	var digits [24]byte
+	d := strconv.AppendUint(digits[:0], u, 10)
+	for len(d) <= int(scale) {
+		d = append([]byte{'0'}, d...)
+	}
+	point := len(d) - int(scale)
+	b = append(b, d[:point]...)
+	b = append(b, '.')
+	return append(b, d[point:]...)
+}
+
+// appendTimeOfDay writes HH:MM:SS with a fraction when there is one.
+func appendTimeOfDay(b []byte, v int64, unit arrow.TimeUnit) []byte {
+	per := int64(unit.Multiplier()) // ticks per nanosecond
+	ns := v * per
+	t := time.Unix(0, ns).UTC()
+	return t.AppendFormat(b, "15:04:05.999999999")
+}
+
+func appendBase64(b []byte, v []byte, asJSON bool) []byte {
+	if !asJSON {
+		return base64.StdEncoding.AppendEncode(b, v)
+	}
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, v)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString writes s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD, and U+2028
+// and U+2029 escaped so the output is also valid JavaScript.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
