@@ -347,7 +347,11 @@ func toFloat(s Scalar, to dtype.DType) (any, *castFail) {
 		}
 	}
 	r := roundFloat(p, v)
-	if math.IsInf(r, 0) && !math.IsInf(v, 0) {
+	srcInf := false
+	if x, ok := s.val.(float64); ok {
+		srcInf = math.IsInf(x, 0)
+	}
+	if math.IsInf(r, 0) && !srcInf {
 		return nil, outOfRange()
 	}
 	return r, nil
