@@ -85,6 +85,16 @@ func valuesOf[T any](arr arrow.Array) []T {
 	return all[d.Offset() : d.Offset()+n]
 }
 
+// valuesOfBuffer views a whole buffer as []T.
+func valuesOfBuffer[T any](buf *memory.Buffer) []T {
+	b := buf.Bytes()
+	var z T
+	if len(b) < int(unsafe.Sizeof(z)) {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
+}
+
 // goValue converts a scalar's Go value (see package scalar) to T.
 func goValue[T any](v any) (out T) {
 	switch p := any(&out).(type) {

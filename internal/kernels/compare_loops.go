@@ -1,0 +1,284 @@
+package kernels
+
+// The comparison loops over fixed-width numbers: each packs 64 results
+// into a word, eight at a time with constant shifts, without a branch per
+// row. Go's operators give IEEE semantics on floats (NaN is unequal to
+// everything and unordered). "same" is equality that also matches NaN with
+// NaN, for IS [NOT] DISTINCT FROM; on integers it is plain equality.
+//
+// Column-scalar loops exist for every operator; column-column loops for
+// =, <, <= and same (> and >= swap their operands).
+
+// b2u is 1 for true and 0 for false, without a branch.
+func b2u(b bool) uint64 { return wordBool(b) }
+
+// cmpTail packs the last len(a) < 64 results of a loop.
+func cmpTail[T any](a []T, f func(T) bool) uint64 {
+	var w uint64
+	for j, x := range a {
+		w |= b2u(f(x)) << uint(j)
+	}
+	return w
+}
+
+func cmpTailVV[T any](a, b []T, f func(T, T) bool) uint64 {
+	var w uint64
+	b = b[:len(a)]
+	for j, x := range a {
+		w |= b2u(f(x, b[j])) << uint(j)
+	}
+	return w
+}
+
+func eqVS[T Number](dst []uint64, a []T, s T) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(d[0] == s) | b2u(d[1] == s)<<1 | b2u(d[2] == s)<<2 | b2u(d[3] == s)<<3 |
+				b2u(d[4] == s)<<4 | b2u(d[5] == s)<<5 | b2u(d[6] == s)<<6 | b2u(d[7] == s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x T) bool { return x == s })
+	}
+}
+
+func ltVS[T Number](dst []uint64, a []T, s T) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(d[0] < s) | b2u(d[1] < s)<<1 | b2u(d[2] < s)<<2 | b2u(d[3] < s)<<3 |
+				b2u(d[4] < s)<<4 | b2u(d[5] < s)<<5 | b2u(d[6] < s)<<6 | b2u(d[7] < s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x T) bool { return x < s })
+	}
+}
+
+func leVS[T Number](dst []uint64, a []T, s T) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(d[0] <= s) | b2u(d[1] <= s)<<1 | b2u(d[2] <= s)<<2 | b2u(d[3] <= s)<<3 |
+				b2u(d[4] <= s)<<4 | b2u(d[5] <= s)<<5 | b2u(d[6] <= s)<<6 | b2u(d[7] <= s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x T) bool { return x <= s })
+	}
+}
+
+func gtVS[T Number](dst []uint64, a []T, s T) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(d[0] > s) | b2u(d[1] > s)<<1 | b2u(d[2] > s)<<2 | b2u(d[3] > s)<<3 |
+				b2u(d[4] > s)<<4 | b2u(d[5] > s)<<5 | b2u(d[6] > s)<<6 | b2u(d[7] > s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x T) bool { return x > s })
+	}
+}
+
+func geVS[T Number](dst []uint64, a []T, s T) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(d[0] >= s) | b2u(d[1] >= s)<<1 | b2u(d[2] >= s)<<2 | b2u(d[3] >= s)<<3 |
+				b2u(d[4] >= s)<<4 | b2u(d[5] >= s)<<5 | b2u(d[6] >= s)<<6 | b2u(d[7] >= s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x T) bool { return x >= s })
+	}
+}
+
+// sameVS: equal, or both NaN.
+func sameVS[T Number](dst []uint64, a []T, s T) {
+	if s != s {
+		// Only NaN rows match a NaN scalar.
+		k := 0
+		for ; len(a) >= 64; a, k = a[64:], k+1 {
+			var w uint64
+			for j := 0; j < 64; j++ {
+				w |= b2u(a[j] != a[j]) << uint(j)
+			}
+			dst[k] = w
+		}
+		if len(a) > 0 {
+			dst[k] = cmpTail(a, func(x T) bool { return x != x })
+		}
+		return
+	}
+	eqVS(dst, a, s)
+}
+
+func eqVV[T Number](dst []uint64, a, b []T) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(d[0] == e[0]) | b2u(d[1] == e[1])<<1 | b2u(d[2] == e[2])<<2 | b2u(d[3] == e[3])<<3 |
+				b2u(d[4] == e[4])<<4 | b2u(d[5] == e[5])<<5 | b2u(d[6] == e[6])<<6 | b2u(d[7] == e[7])<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y T) bool { return x == y })
+	}
+}
+
+func ltVV[T Number](dst []uint64, a, b []T) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(d[0] < e[0]) | b2u(d[1] < e[1])<<1 | b2u(d[2] < e[2])<<2 | b2u(d[3] < e[3])<<3 |
+				b2u(d[4] < e[4])<<4 | b2u(d[5] < e[5])<<5 | b2u(d[6] < e[6])<<6 | b2u(d[7] < e[7])<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y T) bool { return x < y })
+	}
+}
+
+func leVV[T Number](dst []uint64, a, b []T) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(d[0] <= e[0]) | b2u(d[1] <= e[1])<<1 | b2u(d[2] <= e[2])<<2 | b2u(d[3] <= e[3])<<3 |
+				b2u(d[4] <= e[4])<<4 | b2u(d[5] <= e[5])<<5 | b2u(d[6] <= e[6])<<6 | b2u(d[7] <= e[7])<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y T) bool { return x <= y })
+	}
+}
+
+func sameVV[T Number](dst []uint64, a, b []T) {
+	k := 0
+	b = b[:len(a)]
+	same := func(x, y T) bool { return x == y || x != x && y != y }
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for j := 0; j < 64; j++ {
+			x, y := a[j], b[j]
+			w |= b2u(x == y || x != x && y != y) << uint(j)
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, same)
+	}
+}
+
+// cmpNumbers fills words with a op b over n rows of numbers (rows where
+// either side is null hold arbitrary bits). A scalar on the left is moved
+// to the right by flipping the operator.
+func cmpNumbers[T Number](op CmpOp, words []uint64, a, b Fixed[T]) {
+	if a.IsScalar && b.IsScalar {
+		v := cmpOne(op, a.Scalar, b.Scalar)
+		fillWords(words, v)
+		return
+	}
+	if a.IsScalar {
+		a, b, op = b, a, op.Flip()
+	}
+	if b.IsScalar {
+		s := b.Scalar
+		switch op {
+		case CmpEq:
+			eqVS(words, a.Vals, s)
+		case CmpNe:
+			eqVS(words, a.Vals, s)
+			invertWords(words)
+		case CmpLt:
+			ltVS(words, a.Vals, s)
+		case CmpLe:
+			leVS(words, a.Vals, s)
+		case CmpGt:
+			gtVS(words, a.Vals, s)
+		case CmpGe:
+			geVS(words, a.Vals, s)
+		case cmpSame:
+			sameVS(words, a.Vals, s)
+		}
+		return
+	}
+	switch op {
+	case CmpEq:
+		eqVV(words, a.Vals, b.Vals)
+	case CmpNe:
+		eqVV(words, a.Vals, b.Vals)
+		invertWords(words)
+	case CmpLt:
+		ltVV(words, a.Vals, b.Vals)
+	case CmpLe:
+		leVV(words, a.Vals, b.Vals)
+	case CmpGt:
+		ltVV(words, b.Vals, a.Vals)
+	case CmpGe:
+		leVV(words, b.Vals, a.Vals)
+	case cmpSame:
+		sameVV(words, a.Vals, b.Vals)
+	}
+}
+
+// cmpOne is x op y for one pair of numbers.
+func cmpOne[T Number](op CmpOp, x, y T) bool {
+	switch op {
+	case CmpEq:
+		return x == y
+	case CmpNe:
+		return x != y
+	case CmpLt:
+		return x < y
+	case CmpLe:
+		return x <= y
+	case CmpGt:
+		return x > y
+	case CmpGe:
+		return x >= y
+	}
+	return x == y || x != x && y != y
+}
+
+// fillWords sets every word to all ones (v) or all zeros.
+func fillWords(words []uint64, v bool) {
+	w := -b2u(v)
+	for k := range words {
+		words[k] = w
+	}
+}
+
+func invertWords(words []uint64) {
+	for k := range words {
+		words[k] = ^words[k]
+	}
+}
