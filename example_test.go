@@ -1,0 +1,79 @@
+package colexpr_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr"
+)
+
+// lineitems is a three-row batch of prices, discounts and ship modes.
+func lineitems(mem memory.Allocator) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "price", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "discount", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "ship_mode", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	b.Field(0).(*array.Float64Builder).AppendValues([]float64{120, 90, 300}, nil)
+	b.Field(1).(*array.Float64Builder).AppendValues([]float64{0.1, 0, 0.5}, nil)
+	b.Field(2).(*array.StringBuilder).AppendValues([]string{"AIR", "MAIL", ""}, []bool{true, true, false})
+	b.Field(3).(*array.Int32Builder).AppendValues([]int32{2147483647, 1, 5}, nil)
+	return b.NewRecordBatch()
+}
+
+func Example() {
+	mem := memory.NewGoAllocator()
+	rec := lineitems(mem)
+	defer rec.Release()
+
+	p, err := colexpr.Compile("price * (1 - discount) > 100 AND ship_mode IN ('AIR', 'MAIL')", rec.Schema())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("type:", p.DType())
+	mask, err := p.Eval(mem, rec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer mask.Release()
+	fmt.Println("mask:", mask)
+
+	kept, err := p.Filter(mem, rec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer kept.Release()
+	fmt.Println("rows kept:", kept.NumRows())
+	// Output:
+	// type: bool?
+	// mask: [true false (null)]
+	// rows kept: 1
+}
+
+func ExampleCompile_overflow() {
+	mem := memory.NewGoAllocator()
+	rec := lineitems(mem)
+	defer rec.Release()
+
+	p, err := colexpr.Compile("qty + 1", rec.Schema())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = p.Eval(mem, rec)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, colexpr.ErrOverflow))
+	// Output:
+	// eval: add: row 0: overflow: 2147483647 + 1 does not fit i32 (in `qty + 1`)
+	// true
+}
