@@ -59,8 +59,27 @@ type walker struct {
 }
 
 func (w *walker) push(seg string) { w.path = append(w.path, seg) }
-func (w *walker) pop()            { w.path = w.path[:len(w.path)-1] }
-func (w *walker) where() string   { return strings.Join(w.path, ".") }
+
+// argSegs are the path segments of the first arguments, made once.
+var argSegs = func() []string {
+	segs := make([]string, 16)
+	for i := range segs {
+		segs[i] = fmt.Sprintf("args[%d]", i)
+	}
+	return segs
+}()
+
+// pushArg pushes the path segment of argument i.
+func (w *walker) pushArg(i int) {
+	if i < len(argSegs) {
+		w.push(argSegs[i])
+		return
+	}
+	w.push(fmt.Sprintf("args[%d]", i))
+}
+
+func (w *walker) pop()          { w.path = w.path[:len(w.path)-1] }
+func (w *walker) where() string { return strings.Join(w.path, ".") }
 
 // bindFail reports err at node e, the node being visited.
 func (w *walker) bindFail(e expr.Expr, err error) error {
@@ -70,6 +89,21 @@ func (w *walker) bindFail(e expr.Expr, err error) error {
 // leaf binds a node without children (or reports why it cannot be bound),
 // placing binding's error at the walker's path.
 func (w *walker) leaf(e expr.Expr, scope expr.Scope) (arg, error) {
+	switch n := e.(type) {
+	case *expr.Root:
+		return arg{e, expr.NewRoot(scope.Root())}, nil
+	case *expr.Var:
+		if t, ok := scope.Lookup(n.Name); ok {
+			return arg{e, expr.NewVar(n.Name, t)}, nil
+		}
+	case *expr.Call:
+		if l, ok := n.Fn.(fn.LiteralFn); ok && len(n.Args) == 0 {
+			b, err := expr.NewCall(l)
+			if err == nil {
+				return arg{e, b}, nil
+			}
+		}
+	}
 	b, err := expr.Bind(e, scope)
 	if err != nil {
 		var be *expr.BindError
@@ -83,7 +117,11 @@ func (w *walker) leaf(e expr.Expr, scope expr.Scope) (arg, error) {
 
 func (w *walker) walk(e expr.Expr, scope expr.Scope) (arg, error) {
 	c, ok := e.(*expr.Call)
-	if !ok || c.Fn == nil || len(c.Args) == 0 {
+	if ok && c.Fn == nil {
+		// Not something the parser makes; the printer cannot show it.
+		return arg{}, &expr.BindError{Path: w.where(), Node: "<call without a function>", Err: errors.New("call without a function")}
+	}
+	if !ok || len(c.Args) == 0 {
 		// Root, variables, literals, and the misplaced lambda or nil node
 		// that binding rejects.
 		return w.leaf(e, scope)
@@ -102,14 +140,14 @@ func (w *walker) call(c *expr.Call, scope expr.Scope) (arg, error) {
 	for i, a := range c.Args {
 		if hof != nil && hof.IsLambdaArg(i) {
 			if _, isLambda := a.(*expr.Lambda); !isLambda {
-				w.push(fmt.Sprintf("args[%d]", i))
+				w.pushArg(i)
 				err := w.bindFail(a, fmt.Errorf("%w: argument %d of %s must be a lambda such as x -> x + 1", expr.ErrMisplacedLambda, i+1, c.Fn.ID()))
 				w.pop()
 				return arg{}, err
 			}
 			continue
 		}
-		w.push(fmt.Sprintf("args[%d]", i))
+		w.pushArg(i)
 		ca, err := w.walk(a, scope)
 		w.pop()
 		if err != nil {
@@ -142,7 +180,7 @@ func (w *walker) lambda(c *expr.Call, hof fn.HigherOrder, i int, l *expr.Lambda,
 	if err != nil {
 		return arg{}, w.bindFail(c, typeError{err})
 	}
-	w.push(fmt.Sprintf("args[%d]", i))
+	w.pushArg(i)
 	defer w.pop()
 	if len(params) != len(l.Params) {
 		return arg{}, w.bindFail(l, fmt.Errorf("%w: %s gives its lambda %d parameter(s), this one takes %d", expr.ErrMisplacedLambda, c.Fn.ID(), len(params), len(l.Params)))
@@ -186,7 +224,7 @@ func (w *walker) finish(c *expr.Call, args []arg) (arg, error) {
 	if err != nil {
 		var ae *fn.ArgError
 		if errors.As(err, &ae) && ae.Arg >= 0 && ae.Arg < len(c.Args) {
-			w.push(fmt.Sprintf("args[%d]", ae.Arg))
+			w.pushArg(ae.Arg)
 			err = w.bindFail(args[ae.Arg].e, typeError{err})
 			w.pop()
 			return arg{}, err
