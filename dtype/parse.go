@@ -27,7 +27,8 @@ func Parse(s string) (DType, error) {
 		return DType{}, err
 	}
 	if rest := strings.TrimSpace(s[n:]); rest != "" {
-		return DType{}, &Error{Msg: "unexpected " + strconv.Quote(rest) + " after type", Pos: n}
+		at := n + strings.Index(s[n:], rest[:1])
+		return DType{}, &Error{Msg: "unexpected " + strconv.Quote(rest) + " after type", Pos: at}
 	}
 	return t, nil
 }
@@ -178,13 +179,17 @@ func (p *typeParser) decimal() (DType, error) {
 		return Decimal(18, 3, false), nil
 	}
 	p.pos++
+	p.skipSpace()
+	precPos := p.pos
 	prec, err := p.integer()
 	if err != nil {
 		return DType{}, err
 	}
-	scale := 0
+	scale, scalePos := 0, p.pos
 	if p.peek() == ',' {
 		p.pos++
+		p.skipSpace()
+		scalePos = p.pos
 		if scale, err = p.integer(); err != nil {
 			return DType{}, err
 		}
@@ -193,7 +198,12 @@ func (p *typeParser) decimal() (DType, error) {
 		return DType{}, err
 	}
 	if err := ValidDecimal(prec, scale); err != nil {
-		return DType{}, &Error{Msg: err.(*Error).Msg, Pos: p.pos}
+		// Point at the number at fault.
+		pos := scalePos
+		if prec < 1 || prec > MaxDecimalPrecision {
+			pos = precPos
+		}
+		return DType{}, &Error{Msg: err.(*Error).Msg, Pos: pos}
 	}
 	return Decimal(prec, scale, false), nil
 }
@@ -215,10 +225,12 @@ func (p *typeParser) timeType(timestamp bool) (DType, error) {
 		return Time(Micro, false), nil
 	}
 	p.pos++
+	p.skipSpace()
+	unitPos := p.pos
 	u := p.word()
 	unit, ok := parseUnit(u)
 	if !ok {
-		return DType{}, p.errorf("unknown time unit " + strconv.Quote(u) + " (want s, ms, us or ns)")
+		return DType{}, &Error{Msg: "unknown time unit " + strconv.Quote(u) + " (want s, ms, us or ns)", Pos: unitPos}
 	}
 	tz := ""
 	if timestamp && p.peek() == ',' {
@@ -310,12 +322,14 @@ func (p *typeParser) structType(depth int) (DType, error) {
 		return Struct(nil, false), nil
 	}
 	for {
+		p.skipSpace()
+		namePos := p.pos
 		name, err := p.fieldName()
 		if err != nil {
 			return DType{}, err
 		}
 		if seen[name] {
-			return DType{}, p.errorf("duplicate struct field " + strconv.Quote(name))
+			return DType{}, &Error{Msg: "duplicate struct field " + strconv.Quote(name), Pos: namePos}
 		}
 		seen[name] = true
 		if err := p.expect(':'); err != nil {
