@@ -75,7 +75,7 @@ func FuzzBind(f *testing.F) {
 			}
 			return
 		}
-		if tree := bound.Tree(); !strings.HasSuffix(strings.SplitN(tree, "\n", 2)[0], bound.DType().String()) {
+		if tree := bound.Tree(); !strings.HasPrefix(tree, expr.Label(bound)+" :: "+bound.DType().String()+"\n") {
 			t.Fatalf("Bind(%q): tree does not start with the dtype %s:\n%s", src, bound.DType(), tree)
 		}
 		if !expr.Equal(bound.Expr(), e) {

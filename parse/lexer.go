@@ -159,7 +159,19 @@ func lexQuoted(src string, start, from int, q byte, kind tokKind, what string) t
 			i++
 			continue
 		}
-		return token{kind: kind, start: start, end: i, text: b.String()}
+		text := b.String()
+		if !utf8.ValidString(text) {
+			bad := from
+			for bad < i {
+				r, n := utf8.DecodeRuneInString(src[bad:])
+				if r == utf8.RuneError && n <= 1 {
+					break
+				}
+				bad += n
+			}
+			return token{kind: tokError, start: bad, end: bad, msg: "invalid UTF-8 in " + what}
+		}
+		return token{kind: kind, start: start, end: i, text: text}
 	}
 	closing := "quote '"
 	if q == '"' {
