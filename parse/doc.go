@@ -24,7 +24,8 @@
 // c` is an error; write `a < b AND b < c` or parenthesise. NOT BETWEEN and
 // NOT IN give not(between(…)) and not(in_list(…)); NOT LIKE and NOT ILIKE
 // give the negated like function. Keywords are case-insensitive; names are
-// case-sensitive.
+// case-sensitive. DATE, TIME and TIMESTAMP are names too when no string
+// follows them.
 //
 // Operands:
 //
@@ -32,9 +33,10 @@
 //	                        of that name is meant instead (write $.a for the field)
 //	$                       the root itself; $.a.b and a.b are nested fields
 //	$v, $"odd name"         a free variable, resolved by the scope's frames at bind time
-//	1, 2.5, 1e-3, -5        untyped numeric literals (scalar.ParseNumber); a minus
-//	                        directly before a number belongs to it: -5 is a literal,
-//	                        -(5) a negation
+//	1, 2.5, .5, 5., 1e-3    untyped numeric literals, typed by scalar.ParseNumber
+//	                        (2.5 is decimal(2,1), 1e-3 is f64); a minus directly
+//	                        before a number belongs to it: -5 is a literal, -(5) a
+//	                        negation, and -5::i8 the i8 -5
 //	'it''s'                 a utf8 string; a doubled quote is one quote
 //	true, false, null       null has the type null
 //	x'00ff'                 a binary string in hex
@@ -52,7 +54,8 @@
 //	CASE x WHEN v THEN r … [ELSE e] END     compares x = v in each branch
 //	struct_select(x, 'a', 'b'), struct_exclude(x, 'a')
 //	name(args…)             a function of the registry (fn.Default), by
-//	                        case-insensitive name
+//	                        case-insensitive name; quote a name spelled like a
+//	                        keyword: "and"(a, b, c)
 //	( x )
 //
 // Types are written as the dtype package reads them (dtype.ParsePrefix):

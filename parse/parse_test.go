@@ -514,3 +514,32 @@ func TestFloatLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarSQLForms reads every literal form scalar.SQL emits (see the
+// scalar package doc) and checks that it is one literal that prints back
+// the same.
+func TestScalarSQLForms(t *testing.T) {
+	for _, src := range []string{
+		"null", "null::i32?", "5::i32", "-5::i64", "5::i32?", "-128::i8", "18446744073709551615::u64",
+		"12.50::decimal(15,2)", "2.5::f64", "1e+20::f64", "'NaN'::f64", "'Infinity'::f32", "'-Infinity'::f64",
+		"'-0.0'::f64", "'1e+20'::f32", "true", "false::bool?", "'it''s'", "'a'::utf8?", "x'00ff'", "x''::binary?",
+		"DATE '1995-01-01'", "DATE '1995-01-01'::date?", "TIMESTAMP '1995-01-01 12:00:00'",
+		"'1995-01-01 12:00:00.123456789'::timestamp(ns)", "'1995-01-01 12:00:00+00'::timestamp(us, 'UTC')",
+		"'12:00:00.5'::time(ms)", "[1::i32, 2::i32]", "[1::i32?, null::i32?]", "[]::list<utf8>",
+		"[1::i32]::list<i32>?", "[1::i32, 2::i32]::fixed_size_list<i32, 2>", "{'a': 1::i32, 'b': 'x'}",
+		"{'a': 1::i32}::struct<a: i32>?", "{}::struct<>", "[{}, {}]", "{'a': {}}",
+	} {
+		e, err := parse.Parse(src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+			continue
+		}
+		if c, ok := e.(*expr.Call); !ok || c.Fn.ID() != "literal" {
+			t.Errorf("Parse(%q) = %v, want a literal", src, e)
+			continue
+		}
+		if got := expr.Format(e); got != src {
+			t.Errorf("Format(Parse(%q)) = %q", src, got)
+		}
+	}
+}
