@@ -490,6 +490,10 @@ func TestRegistry(t *testing.T) {
 	if err != nil || !expr.Equal(e, expr.Apply(fn.Lower, s)) {
 		t.Errorf("ParseWith(MyLower(s)) = %v, %v", e, err)
 	}
+	e, err = parse.ParseWith("MYLOWER(s)", parse.Options{Registry: reg})
+	if err != nil || !expr.Equal(e, expr.Apply(fn.Lower, s)) {
+		t.Errorf("ParseWith(MYLOWER(s)) = %v, %v", e, err)
+	}
 	if _, err := parse.ParseWith("upper(s)", parse.Options{Registry: reg}); err == nil {
 		t.Errorf("upper is not in the custom registry, want an error")
 	}

@@ -306,10 +306,7 @@ func (p *parser) call() (expr.Expr, error) {
 	if lower == "struct_select" || lower == "struct_exclude" {
 		return p.selectCall(lower == "struct_exclude")
 	}
-	f, ok := p.reg.Lookup(nameTok.text)
-	if !ok {
-		f, ok = p.reg.Lookup(lower)
-	}
+	f, ok := p.lookup(nameTok.text)
 	if !ok {
 		msg := "unknown function " + strconv.Quote(nameTok.text)
 		if close := suggest(nameTok.text, append(p.reg.Names(), specialFunctions...)); len(close) > 0 {
@@ -325,6 +322,23 @@ func (p *parser) call() (expr.Expr, error) {
 		return nil, err
 	}
 	return expr.Apply(f, args...), nil
+}
+
+// lookup finds a function by name, ignoring case: the name as written, in
+// lower case, or any registered name equal to it under case folding.
+func (p *parser) lookup(name string) (fn.Function, bool) {
+	if f, ok := p.reg.Lookup(name); ok {
+		return f, true
+	}
+	if f, ok := p.reg.Lookup(strings.ToLower(name)); ok {
+		return f, true
+	}
+	for _, n := range p.reg.Names() {
+		if strings.EqualFold(n, name) {
+			return p.reg.Lookup(n)
+		}
+	}
+	return nil, false
 }
 
 // selectCall reads struct_select(x, 'a', …) or struct_exclude(x, 'a', …).
