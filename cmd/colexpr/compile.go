@@ -147,11 +147,10 @@ func unknownField(name, path string, t dtype.DType, s *schemaScope) error {
 	for _, f := range t.Fields() {
 		names = append(names, f.Name)
 	}
-	what := "column"
+	msg := "unknown column " + strconv.Quote(name)
 	if path != "" {
-		what = "field of " + path
+		msg = path + " has no field " + strconv.Quote(name)
 	}
-	msg := fmt.Sprintf("unknown %s %s", what, strconv.Quote(name))
 	if close := closest(name, names); len(close) > 0 {
 		for i, c := range close {
 			close[i] = dtype.QuoteFieldName(c)

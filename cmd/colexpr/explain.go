@@ -81,7 +81,7 @@ func explain(src string, s *schemaScope) (string, error) {
 	section("expression", strings.TrimSpace(src))
 	section("parsed", st.parsed.String())
 	section("coerced", st.coerced.String())
-	section("bound", st.bound.Tree())
+	section("bound", abbreviateRoot(st.bound.Tree(), s.root))
 
 	var rewrites []string
 	for i, ev := range st.trace.Events {
@@ -95,7 +95,7 @@ func explain(src string, s *schemaScope) (string, error) {
 		rewrites = []string{"(none)"}
 	}
 	section("rewrites", rewrites...)
-	section("optimized", st.optimized.String(), st.optimized.Tree())
+	section("optimized", st.optimized.String(), abbreviateRoot(st.optimized.Tree(), s.root))
 
 	if p, err := partition.ByField(st.optimized, s.scope()); err != nil {
 		section("partitions", "(none: "+err.Error()+")")
@@ -119,4 +119,22 @@ func explain(src string, s *schemaScope) (string, error) {
 	}
 	section("columns read", strings.Join(cols, ", "))
 	return b.String(), nil
+}
+
+// abbreviateRoot shortens the lines of a tree that print the whole input
+// schema as the dtype of $: on a wide schema they drown the tree.
+// `colexpr schema` prints it in full.
+func abbreviateRoot(tree string, root dtype.DType) string {
+	full := "$ :: " + root.String()
+	if len(full) <= 80 {
+		return tree
+	}
+	short := fmt.Sprintf("$ :: struct<…> (the input schema: %d columns)", len(root.Fields()))
+	lines := strings.Split(tree, "\n")
+	for i, l := range lines {
+		if strings.TrimLeft(l, " ") == full {
+			lines[i] = l[:len(l)-len(full)] + short
+		}
+	}
+	return strings.Join(lines, "\n")
 }

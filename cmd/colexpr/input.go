@@ -131,7 +131,7 @@ type recordReaderScan struct {
 func (s *recordReaderScan) Next() (arrow.RecordBatch, error) {
 	if !s.rr.Next() {
 		if err := s.rr.Err(); err != nil {
-			return nil, fileError(s.path, "reading", err)
+			return nil, fileError(s.path, "reading failed (the file may be corrupt)", err)
 		}
 		return nil, nil
 	}

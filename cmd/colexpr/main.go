@@ -164,7 +164,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		fmt.Fprint(stdout, c.usage)
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "colexpr %s: %s\n\n%s", c.name, ue.msg, c.usage)
+		fmt.Fprintf(stderr, "colexpr %s: %s\nRun 'colexpr help %s' for usage.\n", c.name, ue.msg, c.name)
 		return exitUsage
 	default:
 		msg := err.Error()

@@ -421,7 +421,7 @@ func (s *tableSink) print(tc *tableChunk) error {
 			if utf8.RuneCount(v) > s.widths[j] {
 				v = appendCell(nil, v, s.widths[j])
 			}
-			b = pad(b, v, s.widths[j], s.right[j] && !tc.null[k])
+			b = pad(b, v, s.widths[j], s.right[j])
 			b = append(b, ' ')
 		}
 		b = trimRight(b)

@@ -18,7 +18,8 @@ func splitSelect(list string) ([]selectItem, error) {
 	var items []selectItem
 	depth := 0
 	start := 0
-	var closers []byte
+	var openers []byte
+	closerOf := map[byte]byte{'(': ')', '[': ']', '{': '}'}
 	for i := 0; i < len(list); i++ {
 		c := list[i]
 		switch c {
@@ -29,13 +30,13 @@ func splitSelect(list string) ([]selectItem, error) {
 			}
 			i = j
 		case '(', '[', '{':
-			closers = append(closers, map[byte]byte{'(': ')', '[': ']', '{': '}'}[c])
+			openers = append(openers, c)
 			depth++
 		case ')', ']', '}':
-			if depth == 0 || closers[len(closers)-1] != c {
+			if depth == 0 || closerOf[openers[len(openers)-1]] != c {
 				return nil, fmt.Errorf("--select: unbalanced %q at column %d", c, i+1)
 			}
-			closers = closers[:len(closers)-1]
+			openers = openers[:len(openers)-1]
 			depth--
 		case ',':
 			if depth == 0 {
@@ -49,7 +50,7 @@ func splitSelect(list string) ([]selectItem, error) {
 		}
 	}
 	if depth > 0 {
-		return nil, fmt.Errorf("--select: %q is never closed", closers[len(closers)-1])
+		return nil, fmt.Errorf("--select: %q is never closed", openers[len(openers)-1])
 	}
 	item, err := selectItemOf(list[start:], len(items)+1)
 	if err != nil {

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// End-to-end tests: the colexpr binary is built once, run on fixture files
+// and the demo table, and its exit status, stdout and stderr compared with
+// golden files under testdata/cli. Run `go test ./cmd/colexpr -update` to
+// rewrite them after an intended change.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	binDir    string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range []string{binDir, fixtureDir} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
+	}
+	os.Exit(code)
+}
+
+// colexprBinary builds colexpr (once per test run) and returns its path.
+func colexprBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "colexpr-test-*")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "colexpr")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+var (
+	fixturesOnce sync.Once
+	fixtureDir   string
+	fixtures     map[string]string
+)
+
+// fixtureFiles writes the fixture files once per test run.
+func fixtureFiles(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	fixturesOnce.Do(func() {
+		d, err := os.MkdirTemp("", "colexpr-fixtures-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtureDir = d
+		fixtures = writeFixtures(t, d)
+		// A file that is not Parquet at all, and one cut in half.
+		os.WriteFile(filepath.Join(d, "garbage.parquet"), []byte("this is not a parquet file, not at all"), 0o644)
+		whole, _ := os.ReadFile(fixtures[".parquet"])
+		os.WriteFile(filepath.Join(d, "truncated.parquet"), whole[:len(whole)/2], 0o644)
+		// Pages overwritten with junk, the footer intact: the file ends
+		// with the footer, its length (4 bytes) and PAR1.
+		junk := append([]byte(nil), whole...)
+		footer := int(binary.LittleEndian.Uint32(junk[len(junk)-8:]))
+		for i := 4; i < len(junk)-8-footer; i++ {
+			junk[i] = byte(i * 7)
+		}
+		os.WriteFile(filepath.Join(d, "junkpages.parquet"), junk, 0o644)
+		os.WriteFile(filepath.Join(d, "garbage.arrows"), []byte("\xff\xff\xff\xffnot an arrow stream at all"), 0o644)
+		os.WriteFile(filepath.Join(d, "ragged.csv"), []byte("a,b\n1,2\n3\n"), 0o644)
+		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte("a,b\n1,x\n2,y\nthree,z\n"), 0o644)
+		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
+	})
+	if fixtures == nil {
+		t.Fatal("the fixture files could not be written")
+	}
+	return fixtureDir, fixtures
+}
+
+// cliCase is one run of the binary: its arguments ($DIR is the fixture
+// directory) and expected exit status; the golden file holds the rest.
+type cliCase struct {
+	name string
+	args []string
+	exit int
+	// stdinless cases only; arrow output is decoded into JSON for the golden
+	arrowOut bool
+}
+
+var cliCases = []cliCase{
+	// Every input format, the same query, as JSON lines.
+	{name: "input_parquet", args: []string{"query", "--format", "jsonl", "$DIR/fixture.parquet"}},
+	{name: "input_arrow", args: []string{"query", "--format", "jsonl", "$DIR/fixture.arrow"}},
+	{name: "input_arrows", args: []string{"query", "--format", "jsonl", "$DIR/fixture.arrows"}},
+	{name: "input_csv", args: []string{"query", "--format", "jsonl", "$DIR/fixture.csv"}},
+	{name: "schema_csv", args: []string{"schema", "$DIR/fixture.csv"}},
+	{name: "schema_parquet", args: []string{"schema", "$DIR/fixture.parquet"}},
+	{name: "schema_demo", args: []string{"schema"}},
+
+	// Every output format.
+	{name: "output_table", args: []string{"query", "$DIR/fixture.parquet"}},
+	{name: "output_csv", args: []string{"query", "--format", "csv", "$DIR/fixture.parquet"}},
+	{name: "output_jsonl", args: []string{"query", "--format=jsonl", "--where", "id >= 2", "--select", "id, price, price * 2 AS double, name", "$DIR/fixture.parquet"}},
+	{name: "output_arrow", args: []string{"query", "--format", "arrow", "--select", "id, tags, pt", "$DIR/fixture.arrow"}, arrowOut: true},
+
+	// Filtering, projecting, limits.
+	{name: "select_where", args: []string{"query", "--where", "small IS NOT NULL AND big > 0", "--select", "id, big + small AS total, CAST(id AS utf8) AS label, pt.a", "$DIR/fixture.arrows"}},
+	{name: "select_commas", args: []string{"query", "--format", "csv", "--select", "coalesce(small, -1) AS s, 'a, b' AS \"odd, name\", {k: id, v: 'x'} AS packed", "$DIR/fixture.parquet"}},
+	{name: "limit", args: []string{"query", "--limit", "2", "--select", "id", "$DIR/fixture.parquet"}},
+	{name: "limit_zero", args: []string{"query", "--limit", "0", "--format", "csv", "--select", "id", "$DIR/fixture.parquet"}},
+	{name: "no_rows", args: []string{"query", "--where", "id > 100", "$DIR/fixture.csv"}},
+	{name: "demo_query", args: []string{"query", "--demo-rows", "2000", "--where", "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07", "--select", "l_orderkey, l_linenumber, l_quantity, l_discount, l_shipmode, l_tags", "--limit", "8"}},
+	{name: "demo_jsonl", args: []string{"query", "--demo-rows", "3", "--format", "jsonl"}},
+
+	// explain over the demo schema.
+	{name: "explain_tpch", args: []string{"explain", "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07"}},
+	{name: "explain_price", args: []string{"explain", "l_extendedprice * (1 - l_discount) > 1000 AND l_shipdate >= DATE '1995-01-01'"}},
+	{name: "explain_nested", args: []string{"explain", "coalesce(l_dims.w, 0) > 50 OR l_shipmode IN ('AIR', 'REG AIR')"}},
+	{name: "explain_lambda", args: []string{"explain", "list_any(l_tags, t -> t = 'fragile') AND l_returnflag = 'R'"}},
+	{name: "explain_fold", args: []string{"explain", "l_quantity + 0 > 1 + 1 AND true"}},
+	{name: "explain_file", args: []string{"explain", "--schema-of", "$DIR/fixture.csv", "x > 1 AND small = 3"}},
+
+	// User errors: exit status 1.
+	{name: "err_parse", args: []string{"query", "--where", "id > > 3", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_parse_select", args: []string{"query", "--select", "id, name ||| 'x'", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_unknown_column", args: []string{"query", "--where", "l_quantiy < 24"}, exit: 1},
+	{name: "err_unknown_field", args: []string{"query", "--select", "pt.c", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_type", args: []string{"query", "--where", "name + 1 > 2", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_where_not_bool", args: []string{"query", "--where", "id + 1", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_missing_file", args: []string{"query", "$DIR/missing.parquet"}, exit: 1},
+	{name: "err_unknown_extension", args: []string{"query", "$DIR/notes.txt"}, exit: 1},
+	{name: "err_corrupt_parquet", args: []string{"query", "$DIR/garbage.parquet"}, exit: 1},
+	{name: "err_truncated_parquet", args: []string{"schema", "$DIR/truncated.parquet"}, exit: 1},
+	{name: "err_corrupt_pages", args: []string{"query", "$DIR/junkpages.parquet"}, exit: 1},
+	{name: "err_corrupt_arrows", args: []string{"query", "$DIR/garbage.arrows"}, exit: 1},
+	{name: "err_ragged_csv", args: []string{"query", "$DIR/ragged.csv"}, exit: 1},
+	{name: "err_overflow_row", args: []string{"query", "--select", "id, big * 1000 AS k", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_overflow_filtered", args: []string{"query", "--where", "id % 2 = 0", "--select", "big * 1000", "$DIR/fixture.arrow"}, exit: 1},
+	{name: "err_overflow_where", args: []string{"query", "--where", "big * 1000 > 0", "$DIR/fixture.arrows"}, exit: 1},
+	{name: "err_after_rows", args: []string{"query", "--format", "jsonl", "--batch-size", "2", "--threads", "1", "--select", "id, big * 1000 AS k", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_bad_cast", args: []string{"query", "--format", "csv", "--batch-size", "1", "--select", "CAST(name AS i64)", "$DIR/fixture.csv"}, exit: 1},
+	{name: "err_duplicate_names", args: []string{"query", "--select", "id, id", "$DIR/fixture.parquet"}, exit: 1},
+
+	// Usage errors: exit status 2.
+	{name: "usage_no_command", args: nil, exit: 2},
+	{name: "usage_unknown_command", args: []string{"frobnicate"}, exit: 2},
+	{name: "usage_unknown_flag", args: []string{"query", "--wher", "id > 1"}, exit: 2},
+	{name: "usage_bad_format", args: []string{"query", "--format", "xml"}, exit: 2},
+	{name: "usage_two_files", args: []string{"query", "a.csv", "b.csv"}, exit: 2},
+	{name: "usage_explain_no_expr", args: []string{"explain"}, exit: 2},
+	{name: "usage_demo_no_out", args: []string{"demo", "--rows", "10"}, exit: 2},
+	{name: "usage_bad_threads", args: []string{"query", "--threads", "0"}, exit: 2},
+	{name: "help", args: []string{"help"}},
+	{name: "help_query", args: []string{"query", "-h"}},
+}
+
+func TestCLI(t *testing.T) {
+	bin := colexprBinary(t)
+	dir, _ := fixtureFiles(t)
+	for _, c := range cliCases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "$DIR", dir)
+			}
+			cmd := exec.Command(bin, args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			exit := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				exit = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			out := stdout.String()
+			if c.arrowOut && exit == 0 {
+				out = decodeArrowStream(t, stdout.Bytes())
+			}
+			got := fmt.Sprintf("$ colexpr %s\nexit status %d\n--- stdout\n%s--- stderr\n%s",
+				strings.Join(quoteArgs(c.args), " "), exit, out, stderr.String())
+			got = strings.ReplaceAll(got, dir, "$DIR")
+			golden(t, filepath.Join("testdata", "cli", c.name+".golden"), got)
+			if exit != c.exit {
+				t.Errorf("exit status %d, want %d\nstderr:\n%s", exit, c.exit, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "goroutine ") {
+				t.Errorf("stderr shows a panic:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestInputFormatsAgree checks that Parquet, Arrow IPC file and stream give
+// the same rows.
+func TestInputFormatsAgree(t *testing.T) {
+	bin := colexprBinary(t)
+	_, files := fixtureFiles(t)
+	var want string
+	for _, ext := range []string{".parquet", ".arrow", ".arrows"} {
+		out, err := exec.Command(bin, "query", "--format", "jsonl", files[ext]).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		if want == "" {
+			want = string(out)
+		} else if string(out) != want {
+			t.Errorf("%s gives\n%s\nwant (as from .parquet)\n%s", ext, out, want)
+		}
+	}
+}
+
+// TestDemoCommand writes the demo table with the binary and reads it back.
+func TestDemoCommand(t *testing.T) {
+	bin := colexprBinary(t)
+	out := filepath.Join(t.TempDir(), "demo.parquet")
+	if msg, err := exec.Command(bin, "demo", "--rows", "3000", "--row-group-size", "1000", "--out", out).CombinedOutput(); err != nil {
+		t.Fatalf("demo: %v\n%s", err, msg)
+	}
+	fromFile, err := exec.Command(bin, "query", "--format", "csv", out).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromMemory, err := exec.Command(bin, "query", "--format", "csv", "--demo-rows", "3000").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fromFile, fromMemory) {
+		t.Error("the demo table read back from Parquet differs from the one generated in memory")
+	}
+	if n := bytes.Count(fromFile, []byte("\n")); n < 3001 {
+		t.Errorf("%d lines of CSV, want at least 3001", n)
+	}
+}
+
+func quoteArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(strings.TrimPrefix(a, "$DIR/"), " '\"*<>|&;()$\\\n") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// decodeArrowStream renders an Arrow IPC stream as JSON, one batch per line.
+func decodeArrowStream(t *testing.T, data []byte) string {
+	t.Helper()
+	r, err := ipc.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("stdout is not an Arrow IPC stream: %v", err)
+	}
+	defer r.Release()
+	var b strings.Builder
+	b.WriteString("schema: " + r.Schema().String() + "\n")
+	for r.Next() {
+		js, err := r.RecordBatch().MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(strings.ReplaceAll(string(js), "\n", "") + "\n")
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// golden compares got with the file at path, or rewrites it with -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update to accept it)\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}

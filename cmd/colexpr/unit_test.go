@@ -1,0 +1,407 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+func TestSplitSelect(t *testing.T) {
+	cases := []struct {
+		list string
+		want []selectItem
+		err  string
+	}{
+		{list: "a", want: []selectItem{{"a", "a"}}},
+		{list: " a , b + 1 ", want: []selectItem{{"a", "a"}, {"b + 1", "b + 1"}}},
+		{list: "coalesce(a, 0) AS z, b", want: []selectItem{{"coalesce(a, 0)", "z"}, {"b", "b"}}},
+		{list: "CAST(a AS i64)", want: []selectItem{{"CAST(a AS i64)", "CAST(a AS i64)"}}},
+		{list: "CAST(a AS i64) as wide", want: []selectItem{{"CAST(a AS i64)", "wide"}}},
+		{list: `'x, y' AS "odd, name"`, want: []selectItem{{"'x, y'", "odd, name"}}},
+		{list: `'it''s, here', "a ""b"", c"`, want: []selectItem{{"'it''s, here'", "'it''s, here'"}, {`"a ""b"", c"`, `"a ""b"", c"`}}},
+		{list: "{k: a, v: b} AS s, [1, 2]", want: []selectItem{{"{k: a, v: b}", "s"}, {"[1, 2]", "[1, 2]"}}},
+		{list: "has AS x", want: []selectItem{{"has", "x"}}},
+		{list: "a AS", want: []selectItem{{"a AS", "a AS"}}},
+		{list: "list_transform(xs, x -> x + 1) AS ys", want: []selectItem{{"list_transform(xs, x -> x + 1)", "ys"}}},
+		{list: "a,", err: "--select: item 2 is empty"},
+		{list: ", a", err: "--select: item 1 is empty"},
+		{list: "f(a, b", err: `--select: '(' is never closed`},
+		{list: "a)", err: `--select: unbalanced ')' at column 2`},
+		{list: "(a]", err: `--select: unbalanced ']' at column 3`},
+		{list: "'abc", err: "--select: unterminated ' quote starting at column 1"},
+		{list: "a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
+		{list: "b AS a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
+		{list: "AS x", err: "--select: item 1 has a name (x) but no expression"},
+	}
+	for _, c := range cases {
+		t.Run(c.list, func(t *testing.T) {
+			got, err := splitSelect(c.list)
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Errorf("item %d: got %q, want %q", i+1, got[i], c.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	cases := []struct {
+		v          float64
+		bits       int
+		json, text string
+	}{
+		{1.5, 64, "1.5", "1.5"},
+		{0, 64, "0", "0"},
+		{-2, 64, "-2", "-2"},
+		{1e6, 64, "1000000", "1000000"},
+		{1e21, 64, "1e+21", "1e+21"},
+		{1e-7, 64, "1e-7", "1e-7"},
+		{0.000001, 64, "0.000001", "0.000001"},
+		{0.1, 32, "0.1", "0.1"},
+		{math.NaN(), 64, `"NaN"`, "NaN"},
+		{math.Inf(1), 64, `"Infinity"`, "Infinity"},
+		{math.Inf(-1), 32, `"-Infinity"`, "-Infinity"},
+	}
+	for _, c := range cases {
+		v := c.v
+		if c.bits == 32 {
+			v = float64(float32(v))
+		}
+		if got := string(appendFloat(nil, v, c.bits, true)); got != c.json {
+			t.Errorf("JSON of %v (f%d) is %s, want %s", c.v, c.bits, got, c.json)
+		}
+		if got := string(appendFloat(nil, v, c.bits, false)); got != c.text {
+			t.Errorf("text of %v (f%d) is %s, want %s", c.v, c.bits, got, c.text)
+		}
+	}
+}
+
+func TestAppendDecimal(t *testing.T) {
+	big, _ := decimal128.FromString("12345678901234567890123.45", 38, 2)
+	cases := []struct {
+		n     decimal128.Num
+		scale int32
+		want  string
+	}{
+		{decimal128.FromI64(5), 2, "0.05"},
+		{decimal128.FromI64(-5), 2, "-0.05"},
+		{decimal128.FromI64(105), 2, "1.05"},
+		{decimal128.FromI64(0), 2, "0.00"},
+		{decimal128.FromI64(10000), 2, "100.00"},
+		{decimal128.FromI64(-310), 2, "-3.10"},
+		{decimal128.FromI64(42), 0, "42"},
+		{decimal128.FromI64(math.MinInt64), 0, "-9223372036854775808"},
+		{decimal128.FromI64(7), 5, "0.00007"},
+		{big, 2, "12345678901234567890123.45"},
+		{big.Negate(), 2, "-12345678901234567890123.45"},
+	}
+	for _, c := range cases {
+		if got := string(appendDecimal(nil, c.n, c.scale)); got != c.want {
+			t.Errorf("decimal %v scale %d is %s, want %s", c.n, c.scale, got, c.want)
+		}
+	}
+}
+
+func TestAppendJSONString(t *testing.T) {
+	cases := []string{"", "plain", `q"uo\te`, "line\nbreak\r\t", "\x00\x01\x1f", "ünïcødé ✓", "bad \xff utf8", "\u2028\u2029", "</script>"}
+	for _, s := range cases {
+		b := appendJSONString(nil, s)
+		if !json.Valid(b) {
+			t.Errorf("%q renders as invalid JSON %s", s, b)
+			continue
+		}
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.ToValidUTF8(s, "\uFFFD")
+		if back != want {
+			t.Errorf("%q renders as %s, which reads back as %q", s, b, back)
+		}
+	}
+}
+
+func TestAppendCell(t *testing.T) {
+	cases := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"short", 40, "short"},
+		{"a\nb\tc\x01", 40, `a\nb\tc\x01`},
+		{"abcdef", 6, "abcdef"},
+		{"abcdefg", 6, "abcde…"},
+		{"ünïcødé", 5, "ünïc…"},
+		{"a\nbcd", 4, `a\n…`},
+		{"bad\xffbyte", 40, "bad\uFFFDbyte"},
+	}
+	for _, c := range cases {
+		if got := string(appendCell(nil, []byte(c.in), c.max)); got != c.want {
+			t.Errorf("appendCell(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 123456: "123,456", 1234567: "1,234,567", -1234: "-1234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %s, want %s", n, got, want)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"l_orderkey", "l_quantity", "l_discount", "l_tax", "l_dims", "id", "ID2"}
+	cases := []struct {
+		name string
+		want []string
+	}{
+		{"l_quantiy", []string{"l_quantity"}},
+		{"L_QUANTITY", []string{"l_quantity"}},
+		{"l_discont", []string{"l_discount"}},
+		{"l_ta", []string{"l_tax"}},
+		{"l_order", []string{"l_orderkey"}},
+		{"Id", []string{"id", "ID2"}},
+		{"zzzzzzzz", nil},
+	}
+	for _, c := range cases {
+		got := closest(c.name, names)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("closest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestCSVInference(t *testing.T) {
+	cases := []struct {
+		values []string
+		want   arrow.DataType
+	}{
+		{[]string{"1", "-2", ""}, arrow.PrimitiveTypes.Int64},
+		{[]string{"1", "2.5", "NaN"}, arrow.PrimitiveTypes.Float64},
+		{[]string{"true", "FALSE", ""}, arrow.FixedWidthTypes.Boolean},
+		{[]string{"1995-06-17", "2000-02-29"}, arrow.FixedWidthTypes.Date32},
+		{[]string{"1995-06-17", "1995-6-1"}, arrow.BinaryTypes.String},
+		{[]string{"1", "yes"}, arrow.BinaryTypes.String},
+		{[]string{"", ""}, arrow.BinaryTypes.String},
+		{[]string{"99999999999999999999"}, arrow.PrimitiveTypes.Float64},
+	}
+	for _, c := range cases {
+		var inf csvInference
+		for _, v := range c.values {
+			inf.see(v)
+		}
+		if got := inf.result(); !arrow.TypeEqual(got, c.want) {
+			t.Errorf("%q infers %s, want %s", c.values, got, c.want)
+		}
+	}
+}
+
+func TestProgressDraw(t *testing.T) {
+	cases := []struct {
+		fraction float64
+		want     string
+	}{
+		{0.5, "\r[===============               ]  50% 1,234 rows 1.5s\x1b[K"},
+		{1.2, "\r[==============================] 100% 1,234 rows 1.5s\x1b[K"},
+		{-1, "\r[       *                      ] 1,234 rows 1.5s\x1b[K"},
+	}
+	for _, c := range cases {
+		var buf bytes.Buffer
+		p := &progress{w: &buf, fraction: func() float64 { return c.fraction }}
+		p.rows.Store(1234)
+		p.draw(1500 * time.Millisecond)
+		if buf.String() != c.want {
+			t.Errorf("fraction %v draws %q, want %q", c.fraction, buf.String(), c.want)
+		}
+	}
+	// Quick scans draw nothing at all.
+	var buf bytes.Buffer
+	p := startProgress(&buf, func() float64 { return 0 })
+	p.finish()
+	if buf.Len() != 0 {
+		t.Errorf("a scan shorter than a second drew %q", buf.String())
+	}
+}
+
+// countingScan hands out n one-row batches and counts how many were read.
+type countingScan struct {
+	mem    memory.Allocator
+	n      int
+	read   int
+	closed bool
+}
+
+func (s *countingScan) Next() (arrow.RecordBatch, error) {
+	if s.read == s.n {
+		return nil, nil
+	}
+	s.read++
+	b := array.NewInt64Builder(s.mem)
+	defer b.Release()
+	b.Append(int64(s.read))
+	col := b.NewArray()
+	defer col.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	return array.NewRecordBatch(sc, []arrow.Array{col}, 1), nil
+}
+
+func (s *countingScan) Progress() float64 { return -1 }
+func (s *countingScan) Close()            { s.closed = true }
+
+// TestPipelineLimitStopsReading checks that --limit stops the scan early,
+// that results come out in input order whatever the number of threads, and
+// that nothing leaks when the pipeline stops early or fails.
+func TestPipelineLimitStopsReading(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	for _, threads := range []int{1, 2, 8} {
+		for _, limit := range []int64{-1, 0, 1, 5, 999} {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			scan := &countingScan{mem: mem, n: 1000}
+			var out bytes.Buffer
+			p := &pipeline{
+				scan: scan, name: "test", threads: threads, batchSize: 10, limit: limit,
+				out: newJSONLSink(&out, sc),
+			}
+			p.process = func(b batch) (chunk, error) { return p.out.encode(b.rec) }
+			if err := p.run(); err != nil {
+				t.Fatal(err)
+			}
+			want := limit
+			if limit < 0 {
+				want = 1000
+			}
+			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			if want == 0 {
+				lines = nil
+			}
+			if int64(len(lines)) != want {
+				t.Fatalf("threads %d, limit %d: %d rows written, want %d", threads, limit, len(lines), want)
+			}
+			for i, l := range lines {
+				if l != `{"n":`+strconv.Itoa(i+1)+`}` {
+					t.Fatalf("threads %d, limit %d: row %d is %s: out of order", threads, limit, i+1, l)
+				}
+			}
+			if limit >= 0 && limit < 1000 && scan.read > int(limit)+2*threads+2 {
+				t.Errorf("threads %d, limit %d: %d batches read; reading did not stop", threads, limit, scan.read)
+			}
+			if !scan.closed {
+				t.Error("the scan was not closed")
+			}
+			mem.AssertSize(t, 0)
+		}
+	}
+	t.Run("error stops the scan", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		scan := &countingScan{mem: mem, n: 1000}
+		var out bytes.Buffer
+		p := &pipeline{scan: scan, name: "test", threads: 4, batchSize: 10, limit: -1, out: newJSONLSink(&out, sc)}
+		boom := errors.New("boom")
+		p.process = func(b batch) (chunk, error) {
+			if b.offset == 3 {
+				return nil, boom
+			}
+			return p.out.encode(b.rec)
+		}
+		if err := p.run(); !errors.Is(err, boom) {
+			t.Fatalf("error %v, want boom", err)
+		}
+		if got := out.String(); got != "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n" {
+			t.Errorf("wrote %q before the error, want the 3 rows before it", got)
+		}
+		if scan.read > 3+2*4+2 {
+			t.Errorf("%d batches read after an error at the fourth", scan.read)
+		}
+		mem.AssertSize(t, 0)
+	})
+	t.Run("panic is an internal error", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		scan := &countingScan{mem: mem, n: 10}
+		p := &pipeline{scan: scan, name: "test", threads: 2, batchSize: 10, limit: -1, out: newJSONLSink(io.Discard, sc)}
+		p.process = func(b batch) (chunk, error) { panic("kaput") }
+		var ie *internalError
+		if err := p.run(); !errors.As(err, &ie) || ie.value != "kaput" {
+			t.Fatalf("error %v, want an internal error", err)
+		}
+		mem.AssertSize(t, 0)
+	})
+}
+
+// TestQueryNoLeaks runs queries in-process with a checked allocator, the
+// failing ones too, and checks every byte is given back.
+func TestQueryNoLeaks(t *testing.T) {
+	_, files := fixtureFiles(t)
+	cases := []struct {
+		name string
+		o    queryOptions
+		fail bool
+	}{
+		{"parquet all", queryOptions{file: files[".parquet"], format: "jsonl"}, false},
+		{"arrow select", queryOptions{file: files[".arrow"], format: "csv", selects: "id, tags, pt.b"}, false},
+		{"arrows table", queryOptions{file: files[".arrows"], format: "table", where: "id > 2"}, false},
+		{"csv arrow", queryOptions{file: files[".csv"], format: "arrow", selects: "name, x"}, false},
+		{"demo limit", queryOptions{format: "jsonl", limit: 3, demoRows: 100_000}, false},
+		{"overflow", queryOptions{file: files[".parquet"], format: "jsonl", selects: "big * 1000"}, true},
+		{"overflow after rows", queryOptions{file: files[".parquet"], format: "csv", selects: "big * 1000", batchSize: 1}, true},
+		{"bad column", queryOptions{file: files[".parquet"], format: "csv", where: "nope"}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			o := c.o
+			if o.threads == 0 {
+				o.threads = 3
+			}
+			if o.batchSize == 0 {
+				o.batchSize = 2
+			}
+			if o.limit == 0 {
+				o.limit = -1
+			}
+			var stdout, stderr bytes.Buffer
+			err := query(&env{stdout: &stdout, stderr: &stderr}, mem, o)
+			if (err != nil) != c.fail {
+				t.Fatalf("error %v, want failure %v", err, c.fail)
+			}
+			mem.AssertSize(t, 0)
+		})
+	}
+}
+
+// TestDemoInProcess runs the query command on the demo table through run.
+func TestDemoInProcess(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"query", "--demo-rows", "500", "--format", "csv", "--select", "l_orderkey, l_linenumber", "--limit", "3"}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	want := "l_orderkey,l_linenumber\n1,1\n1,2\n2,1\n"
+	if stdout.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", stdout.String(), want)
+	}
+}
