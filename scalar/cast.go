@@ -38,8 +38,8 @@ import (
 //     number, possibly with a fraction or an exponent (1.5, 1e3), rounded
 //     as a decimal is; floats from a decimal number or NaN, Inf, Infinity
 //     (any case, with a sign); dates, times and timestamps as the package
-//     doc's Time zones and the formats in temporal.go describe; binary
-//     takes the string's bytes.
+//     doc describes (Dates and times as text, Time zones); binary takes the
+//     string's bytes.
 //   - date ↔ timestamp (a date is midnight UTC; a timestamp's date is the
 //     UTC day, rounding toward the past); timestamp → timestamp and time →
 //     time change the unit (a finer unit is checked for overflow, a coarser

@@ -89,7 +89,8 @@
 //	{'a': 1::i32}::struct<a: i32>?
 //
 // The natural type of a list literal [e1, …, en] is list<T> where T is the
-// dtype.Supertype of the elements' types; every element is printed with
+// dtype.Supertype of the elements' types (each element is cast to T);
+// every element is printed with
 // exactly the element type, so T is the element type. The natural type of []
 // is list<null>. The natural type of a struct literal is the non-nullable
 // struct of its values' types, in order.
@@ -108,6 +109,22 @@
 // Cast converts a scalar to another dtype, checked: see Cast for the full
 // table. Failures wrap errs.ErrInvalidCast (and errs.ErrOverflow when a value
 // is out of range), so errors.Is works on them. TryCast gives a null instead.
+//
+// # Dates and times as text
+//
+// Dates use the proleptic Gregorian calendar with astronomical year
+// numbering (year 0 is 1 BC, year -1 is 2 BC). Cast to utf8 prints:
+//
+//	date       [-]YYYY-MM-DD              1995-01-01, -0001-12-31, 5881580-07-11
+//	time       HH:MM:SS[.fraction]        12:00:00, 12:00:00.5 (no trailing zeros)
+//	timestamp  date HH:MM:SS[.fraction]   1995-01-01 12:00:00.123456789
+//	           followed by +00 when the timestamp has a zone
+//
+// Cast from utf8 trims white space and also accepts a 1- or 2-digit month,
+// day and hour, a date alone as a timestamp (midnight), T between date and
+// time, HH:MM without seconds, and any number of fraction digits: digits
+// finer than the unit are dropped (which rounds toward the past). A
+// timestamp may end in Z, UTC or an offset ±HH, ±HH:MM or ±HHMM.
 //
 // # Time zones
 //

@@ -8,18 +8,7 @@ import (
 	"github.com/colexpr/colexpr/dtype"
 )
 
-// Dates use the proleptic Gregorian calendar with astronomical year
-// numbering (year 0 is 1 BC, year -1 is 2 BC). Text forms:
-//
-//	date       [-]YYYY-MM-DD             (the year has at least 4 digits when printed)
-//	time       HH:MM:SS[.fraction]       (printed without trailing zeros in the fraction)
-//	timestamp  date' 'time[+00]
-//
-// Parsing accepts a 1- or 2-digit month, day and hour, a date alone for a
-// timestamp (midnight), 'T' between date and time, HH:MM without seconds,
-// any number of fraction digits (digits finer than the unit are dropped,
-// which rounds toward the past), and for timestamps a trailing Z, UTC or
-// offset ±HH[:MM] or ±HHMM.
+// The text forms are described in the package doc (Dates and times as text).
 
 // daysFromCivil is the number of days from 1970-01-01 to y-m-d.
 func daysFromCivil(y, m, d int64) int64 {
