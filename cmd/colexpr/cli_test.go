@@ -94,7 +94,10 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "junkpages.parquet"), junk, 0o644)
 		os.WriteFile(filepath.Join(d, "garbage.arrows"), []byte("\xff\xff\xff\xffnot an arrow stream at all"), 0o644)
 		os.WriteFile(filepath.Join(d, "ragged.csv"), []byte("a,b\n1,2\n3\n"), 0o644)
-		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte("a,b\n1,x\n2,y\nthree,z\n"), 0o644)
+		// An integer column for longer than the rows types are inferred
+		// from, then a word.
+		late := "n,s\n" + strings.Repeat("1,x\n", csvInferRows) + "oops,y\n"
+		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte(late), 0o644)
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
 	})
 	if fixtures == nil {
@@ -160,6 +163,7 @@ var cliCases = []cliCase{
 	{name: "err_corrupt_pages", args: []string{"query", "$DIR/junkpages.parquet"}, exit: 1},
 	{name: "err_corrupt_arrows", args: []string{"query", "$DIR/garbage.arrows"}, exit: 1},
 	{name: "err_ragged_csv", args: []string{"query", "$DIR/ragged.csv"}, exit: 1},
+	{name: "err_csv_late_value", args: []string{"query", "--batch-size", "300", "--format", "csv", "--select", "n", "$DIR/latebad.csv"}, exit: 1},
 	{name: "err_overflow_row", args: []string{"query", "--select", "id, big * 1000 AS k", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_overflow_filtered", args: []string{"query", "--where", "id % 2 = 0", "--select", "big * 1000", "$DIR/fixture.arrow"}, exit: 1},
 	{name: "err_overflow_where", args: []string{"query", "--where", "big * 1000 > 0", "$DIR/fixture.arrows"}, exit: 1},

@@ -93,6 +93,10 @@ func writeDemo(mem memory.Allocator, t demo.Table, rowGroup int, path string) (e
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	// CreateTemp makes the file private; give it a data file's mode.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -405,3 +405,68 @@ func TestDemoInProcess(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", stdout.String(), want)
 	}
 }
+
+// TestTableWidths checks that the table takes its column widths from the
+// first rows and cuts a wider value that comes later.
+func TestTableWidths(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	batch := func(from, to int, s func(i int) string) arrow.RecordBatch {
+		nb := array.NewInt64Builder(mem)
+		defer nb.Release()
+		sb := array.NewStringBuilder(mem)
+		defer sb.Release()
+		for i := from; i < to; i++ {
+			nb.Append(int64(i))
+			if i%7 == 3 {
+				sb.AppendNull()
+			} else {
+				sb.Append(s(i))
+			}
+		}
+		n, str := nb.NewArray(), sb.NewArray()
+		defer n.Release()
+		defer str.Release()
+		return array.NewRecordBatch(sc, []arrow.Array{n, str}, int64(to-from))
+	}
+	var out bytes.Buffer
+	sink := newTableSink(&out, sc)
+	first := batch(0, widthRows, func(int) string { return "ab" })
+	second := batch(widthRows, widthRows+3, func(int) string { return "a much longer value" })
+	defer first.Release()
+	defer second.Release()
+	for _, rec := range []arrow.RecordBatch{first, second} {
+		c, err := sink.encode(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sink.write(c, c.rows()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sink.finish(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := map[int]string{
+		0:              " n    | s",
+		1:              "------+------",
+		2:              "    0 | ab",
+		5:              "    3 | NULL",
+		widthRows + 2:  " 1024 | a m…",
+		widthRows + 4:  " 1026 | a m…",
+		len(lines) - 1: "(1,027 rows)",
+	}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d is %q, want %q", i, lines[i], w)
+		}
+	}
+	if len(lines) != widthRows+3+3 {
+		t.Errorf("%d lines, want %d", len(lines), widthRows+6)
+	}
+}
