@@ -15,9 +15,9 @@ var _ Kernel = LikeFn{}
 // `\` is an *EvalError wrapping errs.ErrInvalidArgument at the first row
 // that uses it.
 func (l LikeFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(l, len(args)); err != nil {
+	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.Like(ctxMem(ctx), args[0], args[1], l.Negated, l.CaseInsensitive, ret)
-	return out, kernelErr(l, err)
+	return out, kernelError(l.ID(), err)
 }

@@ -17,28 +17,28 @@ var (
 
 // Eval evaluates list_length.
 func (l listLength) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(l, len(args)); err != nil {
+	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.ListLength(ctxMem(ctx), args[0], ret)
-	return out, kernelErr(l, err)
+	return out, kernelError(l.ID(), err)
 }
 
 // Eval evaluates list_contains with DuckDB's null rules: null when the list
 // or the value is null, otherwise true or false; null elements never match.
 func (l listContains) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(l, len(args)); err != nil {
+	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.ListContains(ctxMem(ctx), args[0], args[1], ret)
-	return out, kernelErr(l, err)
+	return out, kernelError(l.ID(), err)
 }
 
 // Eval evaluates list_element.
 func (l listElement) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(l, len(args)); err != nil {
+	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.ListElement(ctxMem(ctx), args[0], args[1], ret)
-	return out, kernelErr(l, err)
+	return out, kernelError(l.ID(), err)
 }

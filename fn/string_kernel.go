@@ -3,7 +3,6 @@ package fn
 // Kernels of the string functions (string.go), over internal/kernels.
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -22,7 +21,7 @@ var (
 
 // Eval evaluates lower, upper, length, starts_with, ends_with and contains.
 func (s strFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(s, len(args)); err != nil {
+	if err := checkArgs(s, args); err != nil {
 		return datum.Datum{}, err
 	}
 	mem := ctxMem(ctx)
@@ -46,34 +45,34 @@ func (s strFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Da
 	default:
 		return datum.Datum{}, fmt.Errorf("%s: no kernel", s.id)
 	}
-	return out, kernelErr(s, err)
+	return out, kernelError(s.ID(), err)
 }
 
 // Eval evaluates byte_length.
 func (b byteLength) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(b, len(args)); err != nil {
+	if err := checkArgs(b, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.ByteLength(ctxMem(ctx), args[0], ret)
-	return out, kernelErr(b, err)
+	return out, kernelError(b.ID(), err)
 }
 
 // Eval evaluates concat.
 func (c concat) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(c, len(args)); err != nil {
+	if err := checkArgs(c, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.Concat(ctxMem(ctx), args, ret)
-	return out, kernelErr(c, err)
+	return out, kernelError(c.ID(), err)
 }
 
 // Eval evaluates substring.
 func (s substring) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(s, len(args)); err != nil {
+	if err := checkArgs(s, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.Substring(ctxMem(ctx), args, ret)
-	return out, kernelErr(s, err)
+	return out, kernelError(s.ID(), err)
 }
 
 // ctxMem is the allocator of ctx, Go's default when ctx has none.
@@ -82,18 +81,4 @@ func ctxMem(ctx *Context) memory.Allocator {
 		return memory.DefaultAllocator
 	}
 	return ctx.Mem
-}
-
-// kernelErr names f in a kernel's error: a *kernels.RowError becomes an
-// *EvalError at its row; any other error (a malformed input array) is
-// prefixed with the function's id. nil stays nil.
-func kernelErr(f Function, err error) error {
-	if err == nil {
-		return nil
-	}
-	var re *kernels.RowError
-	if errors.As(err, &re) {
-		return &EvalError{Fn: f.ID(), Row: re.Row, Err: re.Err}
-	}
-	return fmt.Errorf("%s: %w", f.ID(), err)
 }

@@ -20,7 +20,7 @@ var (
 // Eval evaluates get_item: the field's child array, restricted to the
 // struct's rows, null where the struct is null.
 func (g GetItemFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(g, len(args)); err != nil {
+	if err := checkArgs(g, args); err != nil {
 		return datum.Datum{}, err
 	}
 	t := args[0].DType()
@@ -29,23 +29,23 @@ func (g GetItemFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datu
 		return datum.Datum{}, argErr(g, 0, "has no field %q (its fields: %s)", g.Field, fieldNames(t))
 	}
 	out, err := kernels.GetItem(ctxMem(ctx), args[0], i, ret)
-	return out, kernelErr(g, err)
+	return out, kernelError(g.ID(), err)
 }
 
 // Eval evaluates pack: a non-nullable struct of the arguments, scalars
 // broadcast.
 func (p PackFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(p, len(args)); err != nil {
+	if err := checkArgs(p, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.Pack(ctxMem(ctx), args, ret)
-	return out, kernelErr(p, err)
+	return out, kernelError(p.ID(), err)
 }
 
 // Eval evaluates select: a struct of the chosen fields with the input's
 // validity.
 func (s SelectFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(s, len(args)); err != nil {
+	if err := checkArgs(s, args); err != nil {
 		return datum.Datum{}, err
 	}
 	t := args[0].DType()
@@ -70,15 +70,15 @@ func (s SelectFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum
 		}
 	}
 	out, err := kernels.Select(ctxMem(ctx), args[0], keep, ret)
-	return out, kernelErr(s, err)
+	return out, kernelError(s.ID(), err)
 }
 
 // Eval evaluates merge: every field of every argument, the last argument
 // with a name winning; null where any argument is null.
 func (m merge) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := CheckArity(m, len(args)); err != nil {
+	if err := checkArgs(m, args); err != nil {
 		return datum.Datum{}, err
 	}
 	out, err := kernels.Merge(ctxMem(ctx), args, ret)
-	return out, kernelErr(m, err)
+	return out, kernelError(m.ID(), err)
 }

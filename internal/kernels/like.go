@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -429,35 +430,45 @@ func loadLE(lit string) (want, mask uint64) {
 }
 
 // matchPrefixWords sets bit i when row i starts with lit. Prefixes of up to
-// 8 bytes compare one masked 64-bit load per row.
+// 8 bytes compare one masked 64-bit load per row, without a branch; the
+// few rows that start within 8 bytes of the end of the data, where such a
+// load would overrun, take the plain comparison.
 func matchPrefixWords(words []uint64, v bytesView, lit string) {
 	n, k, data := len(v.offs)-1, len(lit), v.data
+	slow := func(i int) bool {
+		s, e := int(v.offs[i]), int(v.offs[i+1])
+		return e-s >= k && bytesString(data[s:s+k]) == lit
+	}
 	if k > 8 {
-		FillBits(words, n, func(i int) bool {
-			s, e := int(v.offs[i]), int(v.offs[i+1])
-			return e-s >= k && bytesString(data[s:s+k]) == lit
-		})
+		FillBits(words, n, slow)
 		return
 	}
 	want, mask := loadLE(lit)
-	safe := len(data) - 8 // a row starting at or before safe can load 8 bytes
-	for w := range words {
-		base := w * 64
-		offs := v.offs[base : base+min(64, n-base)+1]
+	// Rows [0, fast) start at least 8 bytes before the end of data.
+	fast := n
+	for fast > 0 && int(v.offs[fast-1]) > len(data)-8 {
+		fast--
+	}
+	base := unsafe.Pointer(unsafe.SliceData(data))
+	offs := v.offs[:fast+1]
+	for w := 0; w*64 < fast; w++ {
+		lo := w * 64
+		hi := min(lo+64, fast)
 		var acc uint64
-		for j := 0; j < len(offs)-1; j++ {
-			s, e := int(offs[j]), int(offs[j+1])
-			var hit bool
-			if s <= safe {
-				hit = binary.LittleEndian.Uint64(data[s:s+8])&mask == want
-			} else {
-				hit = bytesString(data[s:min(s+k, len(data))]) == lit
-			}
-			if hit && e-s >= k {
-				acc |= 1 << uint(j)
-			}
+		s := offs[lo]
+		for i := lo; i < hi; i++ {
+			e := offs[i+1]
+			x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(base, s)), 8))
+			acc |= wordBool(x&mask == want && int(e-s) >= k) << uint(i-lo)
+			s = e
 		}
 		words[w] = acc
+	}
+	for i := fast; i < n; i++ {
+		if i&63 == 0 {
+			words[i>>6] = 0
+		}
+		words[i>>6] |= wordBool(slow(i)) << uint(i&63)
 	}
 }
 

@@ -82,9 +82,11 @@ func GetItem(mem memory.Allocator, s datum.Datum, field int, ret dtype.DType) (d
 }
 
 // Pack builds a non-nullable struct whose fields are args. Array arguments
-// become children as they are; scalars are broadcast.
+// become children as they are; scalars are broadcast. Without arguments
+// (a struct of no fields) the result is one scalar row, as for any call
+// whose arguments are all scalars.
 func Pack(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	n := 0
+	n := 1
 	if len(args) > 0 {
 		n = args[0].Len()
 	}

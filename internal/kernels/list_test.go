@@ -1,0 +1,223 @@
+package kernels
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// ty parses a dtype of the test tables.
+func ty(s string) dtype.DType {
+	t, err := dtype.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// scalarOf reads a one-row JSON array of t as a scalar.
+func scalarOf(t testing.TB, dt dtype.DType, js string) scalar.Scalar {
+	t.Helper()
+	arr := fromJSON(t, memory.DefaultAllocator, dt, js)
+	defer arr.Release()
+	s, err := scalar.FromArray(arr, 0, dt)
+	if err != nil {
+		t.Fatalf("scalar of %s %s: %v", dt, js, err)
+	}
+	return s
+}
+
+func TestListLength(t *testing.T) {
+	cases := []kernelCase{
+		{name: "list", args: []in{col(ty("list<i32?>?"), `[[1, 2, 3], [], null, [null], [4]]`)}, ret: i64N, want: `[3, 0, null, 1, 1]`},
+		{name: "no nulls", args: []in{col(ty("list<utf8>"), `[["a"], []]`)}, ret: i64, want: `[1, 0]`},
+		{name: "fixed size", args: []in{col(ty("fixed_size_list<i32, 2>?"), `[[1, 2], null, [3, 4]]`)}, ret: i64N, want: `[2, null, 2]`},
+		{name: "nested", args: []in{col(ty("list<list<i32>>"), `[[[1], [2, 3]], []]`)}, ret: i64, want: `[2, 0]`},
+		{name: "scalar", args: []in{lit(scalarOf(t, ty("list<i32>"), `[[1, 2]]`))}, ret: i64, want: `[2, 2, 2]`},
+		{name: "null scalar", args: []in{lit(scalar.Null(ty("list<i32>")))}, ret: i64N, want: `[null]`},
+		{name: "empty", args: []in{col(ty("list<i32>"), `[]`)}, ret: i64, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return ListLength(mem, a[0], ret)
+	})
+}
+
+func TestListContains(t *testing.T) {
+	ints := col(ty("list<i32?>?"), `[[1, 2, 3], [4, null], null, [], [5], [null]]`)
+	i32 := func(v int32) in { return lit(scalar.Int32(v)) }
+	cases := []kernelCase{
+		{name: "found", args: []in{ints, i32(2)}, ret: boolN, want: `[true, false, null, false, false, false]`},
+		{name: "beside a null", args: []in{ints, i32(4)}, ret: boolN, want: `[false, true, null, false, false, false]`},
+		{name: "null element, absent", args: []in{ints, i32(9)}, ret: boolN, want: `[false, false, null, false, false, false]`},
+		{name: "value column", args: []in{ints, col(i32N, `[3, 5, 1, 1, null, 1]`)}, ret: boolN, want: `[true, false, null, false, null, false]`},
+		{name: "null value", args: []in{ints, lit(scalar.Null(i32N))}, ret: boolN, want: `[null, null, null, null, null, null]`},
+		{name: "scalar list", args: []in{lit(scalarOf(t, ty("list<i32?>"), `[[1, null, 3]]`)), col(i32N, `[1, 2, null, 3]`)}, ret: boolN,
+			want: `[true, false, null, true]`},
+		{name: "scalars", args: []in{lit(scalarOf(t, ty("list<i32?>"), `[[1, null, 3]]`)), i32(3)}, ret: boolN, want: `[true]`},
+		{name: "scalars absent", args: []in{lit(scalarOf(t, ty("list<i32?>"), `[[1, null, 3]]`)), i32(2)}, ret: boolN, want: `[false, false]`},
+		{name: "null scalar list", args: []in{lit(scalar.Null(ty("list<i32>"))), i32(2)}, ret: boolN, want: `[null]`},
+		{name: "i8", args: []in{col(ty("list<i8>"), `[[-1, 2], [3]]`), lit(scalar.Int(dtype.I8, -1))}, ret: boolNN, want: `[true, false]`},
+		{name: "i16", args: []in{col(ty("list<i16>"), `[[-300, 2], [3]]`), lit(scalar.Int(dtype.I16, -300))}, ret: boolNN, want: `[true, false]`},
+		{name: "i64", args: []in{col(ty("list<i64>"), `[[-1, 9007199254740993], [3]]`), lit(scalar.Int64(9007199254740993))}, ret: boolNN, want: `[true, false]`},
+		{name: "u8", args: []in{col(ty("list<u8>"), `[[255], [3]]`), lit(scalar.Uint(dtype.U8, 255))}, ret: boolNN, want: `[true, false]`},
+		{name: "u16", args: []in{col(ty("list<u16>"), `[[65535], [3]]`), lit(scalar.Uint(dtype.U16, 3))}, ret: boolNN, want: `[false, true]`},
+		{name: "u32", args: []in{col(ty("list<u32>"), `[[4294967295], [3]]`), lit(scalar.Uint(dtype.U32, 4294967295))}, ret: boolNN, want: `[true, false]`},
+		{name: "u64", args: []in{col(ty("list<u64>"), `[[18446744073709551615], [3]]`), lit(scalar.Uint(dtype.U64, math.MaxUint64))}, ret: boolNN, want: `[true, false]`},
+		{name: "u64 column", args: []in{col(ty("list<u64>"), `[[1, 2], [3]]`), col(ty("u64"), `[2, 2]`)}, ret: boolNN, want: `[true, false]`},
+		{name: "f32", args: []in{col(ty("list<f32>"), `[[1.5, 2], [0]]`), lit(scalar.Float(dtype.F32, 1.5))}, ret: boolNN, want: `[true, false]`},
+		{name: "f64 zero", args: []in{col(ty("list<f64>"), `[[1.5, -0.0], [1]]`), lit(scalar.Float64(0))}, ret: boolNN, want: `[true, false]`},
+		{name: "f64 NaN", args: []in{col(ty("list<f64>"), `[["NaN", 1], [1]]`), lit(scalar.Float64(math.NaN()))}, ret: boolNN, want: `[false, false]`},
+		{name: "f64 column", args: []in{col(ty("list<f64>"), `[["NaN", 1], [2]]`), col(ty("f64"), `["NaN", 2]`)}, ret: boolNN, want: `[false, true]`},
+		{name: "f16", args: []in{col(ty("list<f16?>"), `[[1.5, null], [2]]`), lit(scalar.Float(dtype.F16, 1.5))}, ret: boolNN, want: `[true, false]`},
+		{name: "f16 column", args: []in{col(ty("list<f16>"), `[[1.5, 0], [2]]`), col(ty("f16"), `[0, 1.5]`)}, ret: boolNN, want: `[true, false]`},
+		{name: "decimal", args: []in{col(ty("list<decimal(5,2)>"), `[["1.25", "3"], ["-1.25"]]`), lit(scalar.Decimal(decimal128.FromI64(-125), 5, 2))}, ret: boolNN,
+			want: `[false, true]`},
+		{name: "decimal column", args: []in{col(ty("list<decimal(5,2)>"), `[["1.25", "3"], ["-1.25"]]`), col(ty("decimal(5,2)"), `["3", "1.25"]`)}, ret: boolNN,
+			want: `[true, false]`},
+		{name: "bool", args: []in{col(ty("list<bool?>"), `[[true, null], [false], []]`), lit(scalar.Bool(false))}, ret: boolNN, want: `[false, true, false]`},
+		{name: "bool column", args: []in{col(ty("list<bool?>"), `[[true, null], [false], []]`), col(ty("bool"), `[true, true, true]`)}, ret: boolNN,
+			want: `[true, false, false]`},
+		{name: "date", args: []in{col(ty("list<date>"), `[["2020-01-02"], ["2020-01-03"]]`), lit(scalarOf(t, ty("date"), `["2020-01-03"]`))}, ret: boolNN,
+			want: `[false, true]`},
+		{name: "timestamp", args: []in{col(ty("list<timestamp(us)>"), `[[5, 6], [7]]`), lit(scalar.Timestamp(dtype.Micro, "", 7))}, ret: boolNN,
+			want: `[false, true]`},
+		{name: "utf8", args: []in{col(ty("list<utf8?>?"), `[["a", "bc", null], ["日本"], null, []]`), lit(scalar.String("bc"))}, ret: boolN,
+			want: `[true, false, null, false]`},
+		{name: "utf8 column", args: []in{col(ty("list<utf8?>"), `[["a", "bc", null], ["日本"], []]`), col(strN, `["a", "日", null]`)}, ret: boolN,
+			want: `[true, false, null]`},
+		{name: "binary", args: []in{col(ty("list<binary>"), `[["AAE="], ["AQ=="]]`), lit(scalar.Binary([]byte{1}))}, ret: boolNN, want: `[false, true]`},
+		{name: "nested", args: []in{col(ty("list<list<i32?>?>"), `[[[1, 2], [3]], [[1, null]], [null], [[1, null, 3]]]`),
+			lit(scalarOf(t, ty("list<i32?>"), `[[1, null]]`))}, ret: boolNN, want: `[false, true, false, false]`},
+		{name: "nested column", args: []in{col(ty("list<list<i32?>?>"), `[[[1, 2], [3]], [[1, null]], [null], []]`),
+			col(ty("list<i32?>?"), `[[3], [1], null, []]`)}, ret: boolN, want: `[true, false, null, false]`},
+		{name: "structs", args: []in{col(ty("list<struct<a: i32, b: utf8?>>"), `[[{"a": 1, "b": "x"}, {"a": 2, "b": null}], [{"a": 1, "b": "y"}]]`),
+			lit(scalarOf(t, ty("struct<a: i32, b: utf8?>"), `[{"a": 2, "b": null}]`))}, ret: boolNN, want: `[true, false]`},
+		{name: "struct column", args: []in{col(ty("list<struct<a: i32, b: utf8?>>"), `[[{"a": 1, "b": "x"}, {"a": 2, "b": null}], [{"a": 1, "b": "y"}]]`),
+			col(ty("struct<a: i32, b: utf8?>"), `[{"a": 1, "b": "x"}, {"a": 1, "b": "x"}]`)}, ret: boolNN, want: `[true, false]`},
+		{name: "fixed size", args: []in{col(ty("fixed_size_list<i32?, 2>?"), `[[1, 2], [3, null], null]`), i32(3)}, ret: boolN, want: `[false, true, null]`},
+		{name: "fixed size utf8", args: []in{col(ty("fixed_size_list<utf8, 2>"), `[["a", "b"], ["c", "d"]]`), lit(scalar.String("d"))}, ret: boolNN,
+			want: `[false, true]`},
+		{name: "fixed size nested", args: []in{col(ty("fixed_size_list<fixed_size_list<i32, 2>, 1>"), `[[[1, 2]], [[3, 4]]]`),
+			lit(scalarOf(t, ty("fixed_size_list<i32, 2>"), `[[3, 4]]`))}, ret: boolNN, want: `[false, true]`},
+		{name: "null elements type", args: []in{col(ty("list<null>"), `[[null], []]`), lit(scalar.Null(dtype.Null()))}, ret: boolN, want: `[null, null]`},
+		{name: "empty", args: []in{col(ty("list<i32>"), `[]`), i32(1)}, ret: boolNN, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return ListContains(mem, a[0], a[1], ret)
+	})
+}
+
+// TestListChildOffset checks lists whose child array itself starts at an
+// offset, which slicing a list never produces but other producers do.
+func TestListChildOffset(t *testing.T) {
+	mem := checkedMem(t)
+	values := fromJSON(t, mem, i32N, `[9, 9, 1, 2, 3, null]`)
+	defer values.Release()
+	child := array.NewSlice(values, 2, 6)
+	defer child.Release()
+	offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 2, 4}))
+	lt := arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
+	d := array.NewData(lt, 2, []*memory.Buffer{nil, offs}, []arrow.ArrayData{child.Data()}, 0, 0)
+	defer d.Release()
+	list := array.MakeFromData(d)
+	defer list.Release()
+	lty := ty("list<i32?>")
+	xs := datum.FromArray(list, lty)
+
+	got, err := ListContains(mem, xs, datum.FromScalar(scalar.Int32(9), 2), boolNN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectDatum(t, mem, got, boolNN, `[false, false]`)
+	got.Release()
+
+	got, err = ListElement(mem, xs, datum.FromScalar(scalar.Int64(-1), 2), i32N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectDatum(t, mem, got, i32N, `[2, null]`)
+	got.Release()
+}
+
+func TestListElement(t *testing.T) {
+	ints := col(ty("list<i32?>?"), `[[1, 2, 3], [4], null, [], [5, null]]`)
+	i64s := func(v int64) in { return lit(scalar.Int64(v)) }
+	cases := []kernelCase{
+		{name: "first", args: []in{ints, i64s(1)}, ret: i32N, want: `[1, 4, null, null, 5]`},
+		{name: "second", args: []in{ints, i64s(2)}, ret: i32N, want: `[2, null, null, null, null]`},
+		{name: "last", args: []in{ints, i64s(-1)}, ret: i32N, want: `[3, 4, null, null, null]`},
+		{name: "from end", args: []in{ints, i64s(-3)}, ret: i32N, want: `[1, null, null, null, null]`},
+		{name: "zero", args: []in{ints, i64s(0)}, ret: i32N, want: `[null, null, null, null, null]`},
+		{name: "past end", args: []in{ints, i64s(4)}, ret: i32N, want: `[null, null, null, null, null]`},
+		{name: "min int64", args: []in{ints, i64s(math.MinInt64)}, ret: i32N, want: `[null, null, null, null, null]`},
+		{name: "max u64", args: []in{ints, lit(scalar.Uint(dtype.U64, math.MaxUint64))}, ret: i32N, want: `[null, null, null, null, null]`},
+		{name: "index column", args: []in{ints, col(ty("i8?"), `[2, -1, 1, 1, null]`)}, ret: i32N, want: `[2, 4, null, null, null]`},
+		{name: "null index", args: []in{ints, lit(scalar.Null(i64N))}, ret: i32N, want: `[null, null, null, null, null]`},
+		{name: "scalar list", args: []in{lit(scalarOf(t, ty("list<utf8?>"), `[["a", null, "c"]]`)), col(ty("u16?"), `[1, 2, 3, 4, null]`)}, ret: strN,
+			want: `["a", null, "c", null, null]`},
+		{name: "scalars", args: []in{lit(scalarOf(t, ty("list<utf8?>"), `[["a", null, "c"]]`)), i64s(-1)}, ret: strN, want: `["c", "c"]`},
+		{name: "scalars out of range", args: []in{lit(scalarOf(t, ty("list<utf8?>"), `[["a"]]`)), i64s(2)}, ret: strN, want: `[null]`},
+		{name: "utf8", args: []in{col(ty("list<utf8>"), `[["a", "日本"], ["c"], []]`), i64s(2)}, ret: strN, want: `["日本", null, null]`},
+		{name: "bool", args: []in{col(ty("list<bool?>"), `[[true, false], [null], [true]]`), i64s(-1)}, ret: boolN, want: `[false, null, true]`},
+		{name: "i8", args: []in{col(ty("list<i8>"), `[[1, -2], [3]]`), i64s(2)}, ret: ty("i8?"), want: `[-2, null]`},
+		{name: "i16", args: []in{col(ty("list<i16>"), `[[1, -2], [3]]`), i64s(1)}, ret: ty("i16?"), want: `[1, 3]`},
+		{name: "f64", args: []in{col(ty("list<f64>"), `[[1.5, 2.5], [3]]`), i64s(1)}, ret: ty("f64?"), want: `[1.5, 3]`},
+		{name: "f16", args: []in{col(ty("list<f16>"), `[[1.5, 2.5], [3]]`), i64s(1)}, ret: ty("f16?"), want: `[1.5, 3]`},
+		{name: "decimal", args: []in{col(ty("list<decimal(5,2)>"), `[["1.25", "3"], ["-1.25"]]`), i64s(1)}, ret: ty("decimal(5,2)?"), want: `["1.25", "-1.25"]`},
+		{name: "timestamp", args: []in{col(ty("list<timestamp(us)>"), `[[5, 6], [7]]`), i64s(-1)}, ret: ty("timestamp(us)?"), want: `[6, 7]`},
+		{name: "binary", args: []in{col(ty("list<binary>"), `[["AAE="], []]`), i64s(1)}, ret: ty("binary?"), want: `["AAE=", null]`},
+		{name: "lists", args: []in{col(ty("list<list<i32?>?>"), `[[[1, 2], null, [3]], [[4]], []]`), col(ty("i32"), `[3, 1, 1]`)}, ret: ty("list<i32?>?"),
+			want: `[[3], [4], null]`},
+		{name: "null lists", args: []in{col(ty("list<list<i32?>?>"), `[[[1, 2], null, [3]], [[4]]]`), i64s(2)}, ret: ty("list<i32?>?"),
+			want: `[null, null]`},
+		{name: "structs", args: []in{col(ty("list<struct<a: i32, b: utf8?>?>"), `[[{"a": 1, "b": "x"}, null], [{"a": 2, "b": null}]]`), i64s(1)},
+			ret: ty("struct<a: i32, b: utf8?>?"), want: `[{"a": 1, "b": "x"}, {"a": 2, "b": null}]`},
+		{name: "null structs", args: []in{col(ty("list<struct<a: i32, b: utf8?>?>"), `[[{"a": 1, "b": "x"}, null], [{"a": 2, "b": null}]]`), i64s(2)},
+			ret: ty("struct<a: i32, b: utf8?>?"), want: `[null, null]`},
+		{name: "fixed size elements", args: []in{col(ty("list<fixed_size_list<i32, 2>?>"), `[[[1, 2], [3, 4]], [null]]`), i64s(-1)},
+			ret: ty("fixed_size_list<i32, 2>?"), want: `[[3, 4], null]`},
+		{name: "fixed size list", args: []in{col(ty("fixed_size_list<utf8, 2>?"), `[["a", "b"], null, ["c", "d"]]`), i64s(-2)}, ret: strN,
+			want: `["a", null, "c"]`},
+		{name: "null type", args: []in{col(ty("list<null>"), `[[null], []]`), i64s(1)}, ret: dtype.Null(), want: `[null, null]`},
+		{name: "empty", args: []in{col(ty("list<i32>"), `[]`), i64s(1)}, ret: i32N, want: `[]`},
+	}
+	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return ListElement(mem, a[0], a[1], ret)
+	})
+}
+
+func TestListErrors(t *testing.T) {
+	mem := checkedMem(t)
+	notList := fromJSON(t, mem, i32N, `[1]`)
+	defer notList.Release()
+	d := datum.FromArray(notList, i32N)
+	one := datum.FromScalar(scalar.Int64(1), 1)
+	for name, call := range map[string]func() (datum.Datum, error){
+		"list_length":   func() (datum.Datum, error) { return ListLength(mem, d, i64) },
+		"list_contains": func() (datum.Datum, error) { return ListContains(mem, d, one, boolNN) },
+		"list_element":  func() (datum.Datum, error) { return ListElement(mem, d, one, i32N) },
+	} {
+		got, err := call()
+		if err == nil {
+			got.Release()
+			t.Errorf("%s of an i32 array: no error", name)
+		} else if !strings.Contains(err.Error(), "list") {
+			t.Errorf("%s: error %q does not say what was expected", name, err)
+		}
+	}
+	xs := fromJSON(t, mem, ty("list<i32>"), `[[1]]`)
+	defer xs.Release()
+	if got, err := ListElement(mem, datum.FromArray(xs, ty("list<i32>")), datum.FromScalar(scalar.String("x"), 1), i32N); err == nil {
+		got.Release()
+		t.Error("list_element with a utf8 index: no error")
+	}
+}
