@@ -126,7 +126,7 @@ func fkRunShape(t *testing.T, c fkCase, shape string) {
 	if allLit && shape != "broadcast" && !got.IsScalar() {
 		t.Errorf("%s: literals gave an array, want a scalar", shape)
 	}
-	if res := fkJSON(t, mem, got); res != fkNormJSON(t, c.want) {
+	if res := fkNormJSON(t, fkJSON(t, mem, got)); res != fkNormJSON(t, c.want) {
 		t.Errorf("%s: got %s, want %s", shape, res, c.want)
 	}
 }

@@ -472,7 +472,10 @@ func byteRowsOf(d datum.Datum) (byteRows, error) {
 		s, _ := d.Scalar().Value().(string)
 		return byteRows{scalar: []byte(s), isScalar: true}, nil
 	}
-	arr := d.Array()
+	return byteRowsOfArray(d.Array())
+}
+
+func byteRowsOfArray(arr arrow.Array) (byteRows, error) {
 	n := arr.Len()
 	if n == 0 {
 		return byteRows{offs: []int32{0}}, nil
