@@ -233,10 +233,7 @@ var LiteralRight = &Rule{
 	Fns:  []string{"eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
-		if _, ok := x.Literal(); !ok {
-			return nil
-		}
-		if _, ok := y.Literal(); ok {
+		if !isLiteral(x) || isLiteral(y) {
 			return nil
 		}
 		flip, ok := fn.Flip(n.Fn())
@@ -348,10 +345,8 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 func inParts(l *expr.Bound) (*expr.Bound, []*expr.Bound) {
 	switch {
 	case isCall(l, "eq"):
-		if _, ok := l.Arg(1).Literal(); ok {
-			if _, lit := l.Arg(0).Literal(); !lit {
-				return l.Arg(0), l.Args()[1:]
-			}
+		if isLiteral(l.Arg(1)) && !isLiteral(l.Arg(0)) {
+			return l.Arg(0), l.Args()[1:]
 		}
 	case isCall(l, "in_list"):
 		return l.Arg(0), l.Args()[1:]

@@ -65,7 +65,12 @@ var CastWideningChain = &Rule{
 		if !Widening(x.DType(), inner.DType()) || !Widening(inner.DType(), n.DType()) {
 			return nil
 		}
-		return call(n.DType(), fn.Cast(n.DType()), x)
+		to := n.Fn().(fn.CastFn).To
+		if b := call(n.DType(), fn.Cast(to), x); b != nil {
+			return b
+		}
+		// The inner cast made x nullable (CAST(x AS i32?)): say so.
+		return call(n.DType(), fn.Cast(to.AsNullable()), x)
 	},
 }
 

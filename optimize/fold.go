@@ -43,7 +43,7 @@ func isConstantCall(n *expr.Bound) bool {
 		case expr.KindLambda:
 			lambdas = true
 		case expr.KindCall:
-			if _, ok := a.Literal(); !ok {
+			if !isLiteral(a) {
 				return false
 			}
 		default:

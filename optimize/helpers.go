@@ -56,8 +56,17 @@ func asType(x *expr.Bound, t dtype.DType) *expr.Bound {
 	return call(t, fn.Cast(t), x)
 }
 
+// isLiteral reports whether n is a literal node, without copying its value
+// (the only calls without arguments are literals).
+func isLiteral(n *expr.Bound) bool {
+	return n.Kind() == expr.KindCall && len(n.Args()) == 0 && n.Fn().ID() == "literal"
+}
+
 // literal is the value of a non-null literal node.
 func literal(n *expr.Bound) (scalar.Scalar, bool) {
+	if !isLiteral(n) {
+		return scalar.Scalar{}, false
+	}
 	s, ok := n.Literal()
 	if !ok || s.IsNull() {
 		return scalar.Scalar{}, false
@@ -67,6 +76,9 @@ func literal(n *expr.Bound) (scalar.Scalar, bool) {
 
 // isNullLiteral reports whether n is a literal null (of any dtype).
 func isNullLiteral(n *expr.Bound) bool {
+	if !isLiteral(n) {
+		return false
+	}
 	s, ok := n.Literal()
 	return ok && s.IsNull()
 }

@@ -60,7 +60,7 @@ func (c *Context) Mem() memory.Allocator { return c.r.o.mem }
 // the node is the top of the run or a lambda's body. A rule can use it to act
 // once on a whole chain (see binary/or_eq_to_in) instead of at every link.
 func (c *Context) Parent() fn.Function {
-	p := c.r.cur.parent
+	p := c.r.parent()
 	if p == nil || p.Kind() != expr.KindCall {
 		return nil
 	}

@@ -8,101 +8,103 @@ import (
 )
 
 // A run is one optimization of one tree. It walks the tree bottom-up with
-// an explicit task stack and result stack, so the Go stack stays flat
-// however deep the tree is.
+// an explicit stack of frames and a stack of results, so the Go stack stays
+// flat however deep the tree is.
 //
-// Tasks:
+// The frames are the path from the top of the tree to the node being
+// worked on: each frame is a node with children and the index of the next
+// child to optimize. A child with children of its own gets a frame; a leaf
+// goes to the rules at once and its result is pushed. When every child of a
+// frame's node has a result, the frame is popped, its node rebuilt (only
+// when a child changed, so an unchanged tree comes back as the same
+// pointer), and the rules tried on it.
 //
-//	visit  n   push build n, then visit each child (last child first, so the
-//	           first child's result lands first on the result stack);
-//	           a node without children goes straight to the rules
-//	build  n   pop n's children's results; rebuild n only when one of them
-//	           changed; then try the rules on it
-//	done   n   n is already optimized: push it as a result as it is
-//
-// When a rule replaces a node, the replacement is visited again, one
-// rewrite further into the node position's budget. Its children that were
-// children or grandchildren of the node it replaced are already optimized
-// and become done tasks; new children are visited (they inherit the
-// position's budget count, so a rule that keeps inventing nodes still stops).
+// When a rule replaces a node, the replacement takes the node's place and
+// is optimized again, one rewrite further into the position's budget. Its
+// children that were children or grandchildren of the node it replaced are
+// already optimized and are pushed as results; new children are optimized
+// (they inherit the position's budget count, so a rule that keeps inventing
+// nodes still stops).
 type run struct {
 	o       *Optimizer
 	trace   *Trace
 	ctx     Context
-	tasks   []task
+	frames  []frame
 	results []*expr.Bound
 	// known holds, per rewrite, the children and grandchildren of the
-	// replaced node; tasks refer to a range of it.
+	// replaced node; frames refer to a range of it.
 	known  []*expr.Bound
 	scopes []expr.Scope
-	cur    task // the task whose node the rules are looking at
 }
 
-type taskKind uint8
-
-const (
-	taskVisit taskKind = iota
-	taskBuild
-	taskDone
-)
-
-type task struct {
-	n      *expr.Bound
-	parent *expr.Bound // the node's parent, nil at the top of the run
-	used   int32       // rewrites this node position has taken
-	kLo    int32       // range of run.known that is already optimized
-	kHi    int32
-	kind   taskKind
+type frame struct {
+	n    *expr.Bound
+	next int32 // the next child to optimize
+	used int32 // rewrites this node position has taken
+	kLo  int32 // range of run.known that is already optimized
+	kHi  int32
 }
 
 var runPool = sync.Pool{New: func() any {
 	r := &run{}
-	r.tasks = make([]task, 0, 64)
-	r.results = make([]*expr.Bound, 0, 64)
+	r.frames = make([]frame, 0, 32)
+	r.results = make([]*expr.Bound, 0, 32)
 	return r
 }}
 
 // maxPooledStack bounds the stacks a pooled run keeps, so one huge tree
 // does not pin its memory.
-const maxPooledStack = 1 << 14
+const maxPooledStack = 1 << 16
 
 func (r *run) reset() {
-	r.o, r.trace, r.cur = nil, nil, task{}
+	r.o, r.trace = nil, nil
 	clear(r.results)
-	clear(r.tasks)
+	clear(r.frames)
 	clear(r.known)
 	for i := range r.scopes {
 		r.scopes[i] = expr.Scope{}
 	}
-	r.tasks, r.results, r.known, r.scopes = r.tasks[:0], r.results[:0], r.known[:0], r.scopes[:0]
-	if cap(r.tasks) > maxPooledStack {
-		r.tasks = make([]task, 0, 64)
+	r.frames, r.results, r.known, r.scopes = r.frames[:0], r.results[:0], r.known[:0], r.scopes[:0]
+	if cap(r.frames) > maxPooledStack {
+		r.frames = make([]frame, 0, 32)
 	}
 	if cap(r.results) > maxPooledStack {
-		r.results = make([]*expr.Bound, 0, 64)
+		r.results = make([]*expr.Bound, 0, 32)
 	}
 	if cap(r.known) > maxPooledStack {
 		r.known = nil
 	}
 }
 
-func (r *run) run(root *expr.Bound) (*expr.Bound, error) {
-	r.tasks = append(r.tasks, task{n: root, kind: taskVisit})
-	for len(r.tasks) > 0 {
-		t := r.tasks[len(r.tasks)-1]
-		r.tasks[len(r.tasks)-1] = task{}
-		r.tasks = r.tasks[:len(r.tasks)-1]
-		switch t.kind {
-		case taskDone:
-			r.results = append(r.results, t.n)
-		case taskVisit:
-			if err := r.visit(t); err != nil {
-				return nil, err
+func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
+	r.settle(top, 0, 0, 0)
+	for len(r.frames) > 0 {
+		f := &r.frames[len(r.frames)-1]
+		args := f.n.Args()
+		if int(f.next) < len(args) {
+			c := args[f.next]
+			f.next++
+			switch {
+			case c == nil:
+				return nil, fmt.Errorf("%w: argument %d of %s", ErrNilNode, f.next, expr.Label(f.n))
+			case f.kHi > f.kLo && r.isKnown(c, f.kLo, f.kHi):
+				r.results = append(r.results, c)
+			default:
+				r.settle(c, f.used, f.kLo, f.kHi)
 			}
-		case taskBuild:
-			if err := r.build(t); err != nil {
-				return nil, err
-			}
+			continue
+		}
+		fr := *f
+		r.frames[len(r.frames)-1] = frame{}
+		r.frames = r.frames[:len(r.frames)-1]
+		n, err := r.build(fr.n)
+		if err != nil {
+			return nil, err
+		}
+		if out, lo, hi, ok := r.rewrite(n, fr.used); ok {
+			r.settle(out, fr.used+1, lo, hi)
+		} else {
+			r.results = append(r.results, n)
 		}
 	}
 	if len(r.results) != 1 {
@@ -111,34 +113,29 @@ func (r *run) run(root *expr.Bound) (*expr.Bound, error) {
 	return r.results[0], nil
 }
 
-func (r *run) visit(t task) error {
-	n := t.n
-	args := n.Args()
-	if len(args) == 0 {
-		r.rewrite(t)
-		return nil
-	}
-	if n.Kind() == expr.KindLambda {
-		r.pushScope(n)
-	}
-	t.kind = taskBuild
-	r.tasks = append(r.tasks, t)
-	for i := len(args) - 1; i >= 0; i-- {
-		c := args[i]
-		if c == nil {
-			return fmt.Errorf("%w: argument %d of %s", ErrNilNode, i+1, expr.Label(n))
+// settle puts n, whose children are not optimized yet, at the current
+// position: a node with children gets a frame; a leaf goes to the rules at
+// once, and so does each replacement that is a leaf.
+func (r *run) settle(n *expr.Bound, used, kLo, kHi int32) {
+	for {
+		if len(n.Args()) > 0 {
+			if n.Kind() == expr.KindLambda {
+				r.pushScope(n)
+			}
+			r.frames = append(r.frames, frame{n: n, used: used, kLo: kLo, kHi: kHi})
+			return
 		}
-		kind := taskVisit
-		if t.kHi > t.kLo && r.isKnown(c, t) {
-			kind = taskDone
+		out, lo, hi, ok := r.rewrite(n, used)
+		if !ok {
+			r.results = append(r.results, n)
+			return
 		}
-		r.tasks = append(r.tasks, task{n: c, parent: n, used: t.used, kLo: t.kLo, kHi: t.kHi, kind: kind})
+		n, used, kLo, kHi = out, used+1, lo, hi
 	}
-	return nil
 }
 
-func (r *run) isKnown(c *expr.Bound, t task) bool {
-	for _, k := range r.known[t.kLo:t.kHi] {
+func (r *run) isKnown(c *expr.Bound, lo, hi int32) bool {
+	for _, k := range r.known[lo:hi] {
 		if k == c {
 			return true
 		}
@@ -146,8 +143,9 @@ func (r *run) isKnown(c *expr.Bound, t task) bool {
 	return false
 }
 
-func (r *run) build(t task) error {
-	n := t.n
+// build pops n's children's results and returns n, rebuilt when one of
+// them changed.
+func (r *run) build(n *expr.Bound) (*expr.Bound, error) {
 	args := n.Args()
 	kids := r.results[len(r.results)-len(args):]
 	changed := false
@@ -157,23 +155,24 @@ func (r *run) build(t task) error {
 			break
 		}
 	}
+	out := n
 	if changed {
 		nn, err := n.WithArgs(append([]*expr.Bound(nil), kids...))
 		if err != nil {
-			return fmt.Errorf("optimize: internal error: rebuilding %s with optimized arguments: %w", expr.Label(n), err)
+			return nil, fmt.Errorf("optimize: internal error: rebuilding %s with optimized arguments: %w", expr.Label(n), err)
 		}
 		if !nn.DType().Equal(n.DType()) {
-			return fmt.Errorf("optimize: internal error: rebuilding %s changed its dtype from %s to %s", expr.Label(n), n.DType(), nn.DType())
+			return nil, fmt.Errorf("optimize: internal error: rebuilding %s changed its dtype from %s to %s", expr.Label(n), n.DType(), nn.DType())
 		}
-		t.n = nn
+		out = nn
 	}
 	clear(kids)
 	r.results = r.results[:len(r.results)-len(args)]
 	if n.Kind() == expr.KindLambda {
+		r.scopes[len(r.scopes)-1] = expr.Scope{}
 		r.scopes = r.scopes[:len(r.scopes)-1]
 	}
-	r.rewrite(t)
-	return nil
+	return out, nil
 }
 
 func (r *run) pushScope(l *expr.Bound) {
@@ -184,18 +183,25 @@ func (r *run) pushScope(l *expr.Bound) {
 	r.scopes = append(r.scopes, s.Push(l.Params(), l.ParamTypes()))
 }
 
-// rewrite tries the rules on t.n, whose children are optimized. The first
-// rule whose replacement the hook accepts wins: the replacement is visited
-// again. Otherwise t.n is the result.
-func (r *run) rewrite(t task) {
-	n := t.n
-	r.cur = t
+// parent is the node whose child the rules are looking at: the node of the
+// top frame, or nil at the top of the tree.
+func (r *run) parent() *expr.Bound {
+	if len(r.frames) == 0 {
+		return nil
+	}
+	return r.frames[len(r.frames)-1].n
+}
+
+// rewrite tries the rules on n, whose children are optimized. The first
+// rule whose replacement the hook accepts wins; its replacement is returned
+// with the range of r.known holding n's children and grandchildren.
+func (r *run) rewrite(n *expr.Bound, used int32) (out *expr.Bound, kLo, kHi int32, ok bool) {
 	for _, i := range r.o.rulesFor(n) {
 		out := r.o.rules[i].Rewrite(&r.ctx, n)
 		if out == nil {
 			continue
 		}
-		use, stop := r.hook(i, n, out, t.used)
+		use, stop := r.hook(i, n, out, used)
 		if stop {
 			break
 		}
@@ -207,10 +213,9 @@ func (r *run) rewrite(t task) {
 			r.known = append(r.known, a)
 			r.known = append(r.known, a.Args()...)
 		}
-		r.tasks = append(r.tasks, task{n: out, parent: t.parent, used: t.used + 1, kLo: lo, kHi: int32(len(r.known)), kind: taskVisit})
-		return
+		return out, lo, int32(len(r.known)), true
 	}
-	r.results = append(r.results, n)
+	return nil, 0, 0, false
 }
 
 // hook is the one place every rule application goes through. It validates

@@ -1,0 +1,393 @@
+package optimize_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+func TestRegisterErrors(t *testing.T) {
+	noop := func(*optimize.Context, *expr.Bound) *expr.Bound { return nil }
+	tests := []struct {
+		name  string
+		rules []*optimize.Rule
+		want  string
+	}{
+		{"nil rule", []*optimize.Rule{nil}, "rule 0 is nil"},
+		{"no rewrite", []*optimize.Rule{{Name: "my/rule"}}, "has no Rewrite"},
+		{"no family", []*optimize.Rule{{Name: "rule", Rewrite: noop}}, "not of the form family/rule"},
+		{"empty rule", []*optimize.Rule{{Name: "my/", Rewrite: noop}}, "not of the form family/rule"},
+		{"two slashes", []*optimize.Rule{{Name: "my/a/b", Rewrite: noop}}, "not of the form family/rule"},
+		{"wildcard", []*optimize.Rule{{Name: "my/*", Rewrite: noop}}, "not of the form family/rule"},
+		{"built-in name", []*optimize.Rule{{Name: "binary/add_zero", Rewrite: noop}}, "already registered"},
+		{"twice in one call", []*optimize.Rule{{Name: "my/r", Rewrite: noop}, {Name: "my/r", Rewrite: noop}}, "given twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := optimize.New()
+			before := len(o.Rules())
+			err := o.Register(tt.rules...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Register: %v, want an error containing %q", err, tt.want)
+			}
+			if len(o.Rules()) != before {
+				t.Errorf("a failed Register added rules")
+			}
+		})
+	}
+}
+
+func TestBuiltinRulesAreDocumentedValues(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range optimize.BuiltinRules() {
+		if seen[r.Name] {
+			t.Errorf("rule %s appears twice", r.Name)
+		}
+		seen[r.Name] = true
+		if !slices.Contains([]string{"fold", "binary", "cast", "structural", "null", "conditional"}, r.Family()) {
+			t.Errorf("rule %s has an unknown family", r.Name)
+		}
+	}
+}
+
+func TestDisableEnable(t *testing.T) {
+	b := mustBind(t, "a + 0 > b * 1")
+	o := optimize.New()
+	if err := o.Disable("binary/add_zero"); err != nil {
+		t.Fatal(err)
+	}
+	out, tr := mustOptimize(t, o, b)
+	if got, want := out.String(), "a + 0 > b"; got != want {
+		t.Errorf("with add_zero disabled: %s, want %s", got, want)
+	}
+	if tr.Count("binary/add_zero") != 0 || tr.Count("binary/mul_one") != 1 {
+		t.Errorf("fired %v", tr.Fired())
+	}
+	if o.Enabled("binary/add_zero") || !o.Enabled("binary/mul_one") {
+		t.Errorf("Enabled is wrong")
+	}
+	if err := o.Disable("binary/*"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := mustOptimize(t, o, b); out != b {
+		t.Errorf("with the binary family disabled: %s, want it unchanged", out)
+	}
+	if err := o.Enable("binary/*"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := mustOptimize(t, o, b); out.String() != "a > b" {
+		t.Errorf("enabled again: %s, want a > b", out)
+	}
+	for _, bad := range []string{"binary/nope", "nope/*", "binary"} {
+		if err := o.Disable("binary/mul_one", bad); err == nil || !strings.Contains(err.Error(), "no rule named") {
+			t.Errorf("Disable(%q): %v, want an error", bad, err)
+		}
+	}
+	if !o.Enabled("binary/mul_one") {
+		t.Errorf("a failed Disable disabled a rule")
+	}
+}
+
+// commute swaps the operands of add whose right operand is a column:
+// applied to its own output it cycles, which the budget stops.
+var commute = &optimize.Rule{
+	Name: "test/commute",
+	Fns:  []string{"add"},
+	Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+		b, err := expr.NewCall(fn.Add, n.Arg(1), n.Arg(0))
+		if err != nil {
+			return nil
+		}
+		return b
+	},
+}
+
+func TestBudget(t *testing.T) {
+	b := mustBind(t, "a + b")
+	for _, budget := range []int{1, 2, 5, optimize.DefaultBudget} {
+		o := optimize.NewEmpty()
+		if err := o.Register(commute); err != nil {
+			t.Fatal(err)
+		}
+		o.SetBudget(budget)
+		out, tr, err := o.Explain(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.Count("test/commute"); got != budget {
+			t.Errorf("budget %d: the rule applied %d times", budget, got)
+		}
+		problems := tr.Problems()
+		if len(problems) != 1 || problems[0].Kind != optimize.BudgetExhausted || problems[0].Rule != "test/commute" {
+			t.Fatalf("budget %d: problems %v, want one exhausted budget", budget, problems)
+		}
+		want := "a + b"
+		if budget%2 == 1 {
+			want = "b + a"
+		}
+		if out.String() != want {
+			t.Errorf("budget %d: %s, want %s", budget, out, want)
+		}
+		if st := stats(o, "test/commute"); st.Applied != int64(budget) || st.Budget != 1 {
+			t.Errorf("budget %d: stats %+v", budget, st)
+		}
+	}
+}
+
+func stats(o *optimize.Optimizer, name string) optimize.RuleStats {
+	for _, s := range o.Stats() {
+		if s.Name == name {
+			return s
+		}
+	}
+	return optimize.RuleStats{}
+}
+
+func TestRejections(t *testing.T) {
+	b := mustBind(t, "a + 1")
+	tests := []struct {
+		name    string
+		rewrite func(*optimize.Context, *expr.Bound) *expr.Bound
+		reason  string
+	}{
+		{"other dtype", func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+			return expr.NewLiteral(scalar.Int64(1))
+		}, "replacement has dtype i64, want i32"},
+		{"nullability", func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+			return expr.NewLiteral(scalar.Null(dtype.Primitive(dtype.I32, true)))
+		}, "replacement has dtype i32?, want i32"},
+		{"itself", func(c *optimize.Context, n *expr.Bound) *expr.Bound { return n }, "replacement equals the original"},
+		{"equal copy", func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+			cp, err := expr.NewCall(n.Fn(), n.Args()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return cp
+		}, "replacement equals the original"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := optimize.NewEmpty()
+			bad := &optimize.Rule{Name: "test/bad", Fns: []string{"add"}, Rewrite: tt.rewrite}
+			if err := o.Register(bad, commute); err != nil {
+				t.Fatal(err)
+			}
+			o.SetBudget(1)
+			out, tr, err := o.Explain(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The rejected rule is skipped and the next one tried.
+			if out.String() != "1 + a" {
+				t.Errorf("result %s, want 1 + a", out)
+			}
+			var rejected []optimize.Event
+			for _, e := range tr.Problems() {
+				if e.Kind == optimize.Rejected {
+					rejected = append(rejected, e)
+				}
+			}
+			if len(rejected) == 0 || rejected[0].Rule != "test/bad" || !strings.Contains(rejected[0].Reason, tt.reason) {
+				t.Fatalf("rejections %v, want test/bad: %s", rejected, tt.reason)
+			}
+			if !strings.Contains(tr.String(), "test/bad (rejected: "+tt.reason) {
+				t.Errorf("trace does not show the rejection:\n%s", tr)
+			}
+			if st := stats(o, "test/bad"); st.Rejected == 0 || st.Applied != 0 {
+				t.Errorf("stats %+v", st)
+			}
+		})
+	}
+}
+
+func TestUnchangedTreeIsTheSamePointer(t *testing.T) {
+	for _, src := range []string{"a", "$", "a + b > 2 AND s LIKE 'x%'", "list_transform(xs, x -> x + a)", "{x: a, y: st.y}"} {
+		b := mustBind(t, src)
+		out, tr := mustOptimize(t, optimize.New(), b)
+		if out != b || len(tr.Events) != 0 {
+			t.Errorf("%s: got %s (%v), want the same pointer", src, out, tr.Fired())
+		}
+	}
+}
+
+func TestOnlyChangedParentsAreRebuilt(t *testing.T) {
+	b := mustBind(t, "(a * 1 > 0) AND (b > 0 OR p) AND (s = 'x')")
+	out, _ := mustOptimize(t, optimize.New(), b)
+	// and(and(x, y), z): x changed, y and z did not.
+	left, right := out.Arg(0), out.Arg(1)
+	if right != b.Arg(1) {
+		t.Errorf("unchanged right operand was rebuilt")
+	}
+	if left.Arg(1) != b.Arg(0).Arg(1) {
+		t.Errorf("unchanged sibling was rebuilt")
+	}
+	if left.Arg(0) == b.Arg(0).Arg(0) || left.Arg(0).String() != "a > 0" {
+		t.Errorf("changed operand: %s", left.Arg(0))
+	}
+}
+
+func TestStatsAndReset(t *testing.T) {
+	o := optimize.New()
+	for range 3 {
+		mustOptimize(t, o, mustBind(t, "a + 0 = b + 0"))
+	}
+	// Each run applies add_zero twice; mustOptimize runs twice, the second
+	// run on the result applies nothing.
+	if st := stats(o, "binary/add_zero"); st.Applied != 6 || st.Rejected != 0 || st.Budget != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	o.ResetStats()
+	if st := stats(o, "binary/add_zero"); st.Applied != 0 {
+		t.Errorf("after reset: %+v", st)
+	}
+}
+
+func TestRuleSeesContext(t *testing.T) {
+	// A rule on every variable records the parameter type the run knows
+	// for it and the function of its parent.
+	var seen []string
+	spy := &optimize.Rule{Name: "test/spy", Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+		if n.Kind() == expr.KindVar {
+			t, ok := c.Lookup(n.Name())
+			parent := "<none>"
+			if p := c.Parent(); p != nil {
+				parent = p.ID()
+			}
+			seen = append(seen, n.Name()+": "+t.String()+" "+map[bool]string{true: "known", false: "unknown"}[ok]+" under "+parent)
+		}
+		return nil
+	}}
+	o := optimize.NewEmpty()
+	if err := o.Register(spy); err != nil {
+		t.Fatal(err)
+	}
+	b := mustBind(t, "list_any(xn, x -> list_any(xs, y -> x = y))")
+	mustOptimize(t, o, b)
+	want := []string{"x: i32? known under eq", "y: i32 known under eq"}
+	if !slices.Equal(seen[:2], want) {
+		t.Errorf("seen %q, want %q", seen, want)
+	}
+}
+
+func TestFoldUsesTheEvaluator(t *testing.T) {
+	b := mustBind(t, "a + (2 + 3)")
+	o := optimize.New()
+	calls := 0
+	o.SetEvaluator(func(mem memory.Allocator, b *expr.Bound) (scalar.Scalar, error) {
+		calls++
+		if b.String() != "2 + 3" {
+			t.Errorf("evaluator called on %s", b)
+		}
+		return scalar.Int32(42), nil
+	})
+	out, _ := mustOptimize(t, o, b)
+	if out.String() != "a + 42::i32" || calls != 1 {
+		t.Errorf("%s after %d calls", out, calls)
+	}
+	o.SetEvaluator(func(memory.Allocator, *expr.Bound) (scalar.Scalar, error) {
+		return scalar.Scalar{}, errors.New("no")
+	})
+	if out, _ := mustOptimize(t, o, b); out != b {
+		t.Errorf("a failing evaluation folded: %s", out)
+	}
+}
+
+func TestNilTree(t *testing.T) {
+	if _, err := optimize.Optimize(nil); !errors.Is(err, optimize.ErrNilNode) {
+		t.Errorf("Optimize(nil): %v", err)
+	}
+}
+
+func TestTraceString(t *testing.T) {
+	_, tr, err := optimize.New().Explain(mustBind(t, "NOT NOT p AND a * 1 > 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "binary/not_not\n  before: NOT NOT p\n  after:  p\n" +
+		"binary/mul_one\n  before: a * 1\n  after:  a\n"
+	if got := tr.String(); got != want {
+		t.Errorf("trace:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// deepChain is a + a + … + a with n additions, left-deep, over i64.
+func deepChain(t testing.TB, n int, right *expr.Bound) *expr.Bound {
+	root := expr.NewRoot(schema)
+	l, err := expr.NewCall(fn.GetItem("l"), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if right == nil {
+		right = l
+	}
+	b := l
+	for range n {
+		if b, err = expr.NewCall(fn.Add, b, right); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+func TestDeepTree(t *testing.T) {
+	const depth = 100_000
+	o := optimize.New()
+
+	// Nothing to rewrite: the same tree comes back.
+	b := deepChain(t, depth, nil)
+	out, err := o.Optimize(b)
+	if err != nil || out != b {
+		t.Fatalf("deep chain without rewrites: %v, same pointer %v", err, out == b)
+	}
+
+	// A rewrite at every level: l + 0 + 0 + … + 0 is l.
+	zero := expr.NewLiteral(scalar.Int64(0))
+	b = deepChain(t, depth, zero)
+	out, tr, err := o.Explain(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "l" || tr.Count("binary/add_zero") != depth || len(tr.Problems()) != 0 {
+		t.Fatalf("deep chain of + 0: %s after %d rewrites", out, tr.Count("binary/add_zero"))
+	}
+
+	// NOT NOT … NOT p, 100 001 times: NOT p.
+	p := mustBind(t, "p")
+	for range depth + 1 {
+		if p, err = expr.NewCall(fn.Not, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := o.Optimize(p); err != nil || out.String() != "NOT p" {
+		t.Fatalf("deep NOT chain: %v, %v", out, err)
+	}
+
+	// A 20 000-long OR chain of equalities: one IN list.
+	e := mustBind(t, "a = 0")
+	a := e.Arg(0)
+	for i := 1; i < 20_000; i++ {
+		eq, err := expr.NewCall(fn.Eq, a, expr.NewLiteral(scalar.Int32(int32(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err = expr.NewCall(fn.Or, e, eq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, tr, err = o.Explain(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.IsCall("in_list") || len(out.Args()) != 20_001 || tr.Count("binary/or_eq_to_in") != 1 {
+		t.Fatalf("long OR chain: %s… after %v", out.Fn().ID(), tr.Fired())
+	}
+}
