@@ -33,8 +33,9 @@
 //     precision and scale and type the result by the SQL rule, so decimal
 //     operands keep their types, an integer operand joins as decimal(d,0)
 //     (d its widest number of digits), and an untyped literal joins as the
-//     narrowest decimal holding it (for + - %: as the other operand's type
-//     when it fits exactly, which gives the same result type).
+//     narrowest decimal holding it, a decimal literal as written: d * 2 is
+//     d * 2::decimal(1,0), of type decimal(p+1,s), and d + 1.5 is left as
+//     it is.
 //   - AND, OR, NOT and CASE conditions want bool: the null literal becomes a
 //     bool null; anything else but bool is an error.
 //   - concat casts its non-utf8 arguments to utf8 (an untyped literal becomes
@@ -65,8 +66,8 @@
 //   - A literal with a decimal point meets an integer at f64 (i32_col = 1.5
 //     compares as f64), a float at that float (or a wider one when its
 //     magnitude needs it), a decimal at that decimal when it fits exactly,
-//     else at the decimal supertype (decimal(10,2) with 1.125 meets at
-//     decimal(11,3)).
+//     else at the decimal supertype (decimal(10,2) = 1.125 compares at
+//     decimal(11,3)); in arithmetic see the decimal rule above.
 //   - Untyped literals with no typed operand meet at the supertype of their
 //     natural types: 1 = 2.5 compares as decimal(11,1).
 //   - The null literal (dtype null) becomes a typed null of the type the

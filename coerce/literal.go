@@ -2,6 +2,7 @@ package coerce
 
 import (
 	"math"
+	"strings"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
@@ -27,7 +28,7 @@ func literalType(v scalar.Scalar, t dtype.DType) dtype.DType {
 	if !t.IsNumeric() {
 		return nat
 	}
-	if nat.IsInt() {
+	if isInteger(v) {
 		if fits(v, t) {
 			return t
 		}
@@ -120,66 +121,54 @@ func fitsFloat(v scalar.Scalar, p dtype.PType) bool {
 // exactly: decimal(d,0) for an integer with d digits, the natural type of a
 // decimal literal; ok is false for a float literal.
 func narrowestDecimal(v scalar.Scalar) (dtype.DType, bool) {
-	nat := v.DType()
 	switch {
-	case nat.IsDecimal():
-		return nat, true
-	case nat.IsInt():
+	case isInteger(v):
 		t := dtype.Decimal(digits(v), 0, false)
 		return t, fits(v, t)
+	case v.DType().IsDecimal():
+		return v.DType(), true
 	}
 	return dtype.DType{}, false
 }
 
+// isInteger reports whether the literal v was written as an integer: an
+// integer type, or decimal(38,0) for one too big for u64 (ParseNumber's
+// types; a number written with a point prints with it).
+func isInteger(v scalar.Scalar) bool {
+	t := v.DType()
+	return t.IsInt() || (t.IsDecimal() && t.Scale() == 0 && !strings.ContainsAny(v.ValueText(), ".eE"))
+}
+
 // arith coerces the two operands of + - * / %. They meet like any other
-// pair (see meet), except when they meet at a decimal: then decimal
-// operands keep their own precision and scale (the functions accept
-// different ones and type the result by the SQL rule), an integer operand
-// joins as decimal(d,0) with d its widest number of digits, and an untyped
-// literal joins as the narrowest decimal holding it — or, for + - and %,
-// as the other operand's decimal type when it fits that exactly (the result
-// type is the same either way).
+// pair (see meet), except when they meet at a decimal: the functions accept
+// decimals of different precision and scale and type the result by the SQL
+// rule, so decimal operands keep their types, an integer operand joins as
+// decimal(d,0) with d its widest number of digits, and an untyped literal
+// joins as the narrowest decimal holding it (a decimal literal as written).
+// Keeping the operands narrow keeps products from growing needless digits:
+// d * 2 is decimal(p+1, s), not decimal(2p, 2s).
 func (w *walker) arith(c *expr.Call, args []arg) error {
 	idx := []int{0, 1}
 	p, err := w.target(c, args, idx, verbArith)
 	if err != nil || !p.ok {
 		return err
 	}
-	if !p.t.IsDecimal() {
-		for _, i := range idx {
-			if args[i], err = w.convert(c, args[i], p.t); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var decs []dtype.DType
-	for _, a := range args {
-		if _, lit := untypedNumber(a); !lit && a.dt().IsDecimal() {
-			decs = append(decs, a.dt())
-		}
-	}
 	for _, i := range idx {
 		a := args[i]
 		t := a.dt()
-		lv, isLit := untypedNumber(a)
-		switch {
-		case isLit:
-			target, ok := narrowestDecimal(lv)
-			if id := c.Fn.ID(); len(decs) == 1 && id != "mul" && id != "div" && fits(lv, decs[0]) {
-				target, ok = decs[0], true
+		target := p.t
+		if p.t.IsDecimal() {
+			if lv, isLit := untypedNumber(a); isLit {
+				if nd, ok := narrowestDecimal(lv); ok {
+					target = nd
+				}
+			} else if t.IsDecimal() {
+				continue
+			} else if t.IsInt() {
+				target = dtype.Decimal(dtype.IntDigits(t.PType()), 0, false)
 			}
-			if !ok {
-				target = p.t
-			}
-			args[i], err = w.convert(c, a, target)
-		case t.IsDecimal():
-		case t.IsInt():
-			args[i] = castTo(a, dtype.Decimal(dtype.IntDigits(t.PType()), 0, false))
-		default:
-			args[i], err = w.convert(c, a, p.t)
 		}
-		if err != nil {
+		if args[i], err = w.convert(c, a, target); err != nil {
 			return err
 		}
 	}
