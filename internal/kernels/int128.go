@@ -59,7 +59,7 @@ func (a u128) divmod(b u128) (q, r u128) {
 	bn := b.shl(n).hi
 	an := a.shr(1)
 	est, _ := bits.Div64(an.hi, an.lo, bn)
-	est = (est << n) >> 63
+	est >>= 63 - n
 	if est != 0 {
 		est--
 	}
@@ -151,11 +151,12 @@ func decNeg(a decimal128.Num) (decimal128.Num, bool) {
 
 // decSub is a - b; ok is false on 128-bit overflow.
 func decSub(a, b decimal128.Num) (decimal128.Num, bool) {
-	nb, ok := decNeg(b)
-	if !ok {
-		return decimal128.Num{}, false
-	}
-	return decAdd(a, nb)
+	lo, c := bits.Sub64(a.LowBits(), b.LowBits(), 0)
+	x, y := a.HighBits(), b.HighBits()
+	hi := x - y - int64(c)
+	// Signed overflow: the operands differ in sign and the result has the
+	// subtrahend's.
+	return decimal128.New(hi, lo), (x^y)&(x^hi) >= 0
 }
 
 // decMul is a * b; ok is false on 128-bit overflow.
