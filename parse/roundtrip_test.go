@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -17,11 +18,13 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
+var roundTrips = flag.Int("roundtrips", 20000, "number of random trees TestRoundTrip checks")
+
 // TestRoundTrip generates random well-formed trees of every node kind and
 // function, with literals of many types, and checks that Format → Parse
 // gives an equal tree and that Format is stable.
 func TestRoundTrip(t *testing.T) {
-	n := 20000
+	n := *roundTrips
 	if testing.Short() {
 		n = 2000
 	}
