@@ -12,14 +12,23 @@
 //	scope    struct<a: struct<x: i32, y: i32>, b: i32, c: i32>
 //	input    $.a.x > 5 AND $.b = $.c
 //
-//	a: $.x > 5     ($p_a)     the field's value is the partition's $
-//	b: $           ($p_b)
-//	c: $           ($p_c)
+//	a: x > 5  ($p_a)        (Partitioned.String; x is $.x, and $ is the column a)
+//	b: $  ($p_b)
+//	c: $  ($p_c)
 //	root: $p_a AND $p_b = $p_c
 //
-// To evaluate: run each Partition.Expr with its field's column as input,
-// then Root with the variables bound to the results (eval.EvalDatum's vars).
-// The result is the value of the original expression, row for row.
+// To evaluate, run each Partition.Expr with its field's column as input,
+// then Root with the variables bound to the results:
+//
+//	vars := map[string]datum.Datum{}
+//	for _, part := range p.Partitions {
+//		vars[part.Var], err = eval.EvalDatum(mem, part.Expr, column(part.Field), nil)
+//	}
+//	result, err := eval.EvalDatum(mem, p.Root, batch, vars)
+//
+// The result is the value of the original expression, row for row, and it
+// fails only where the original fails (a property test checks both on random
+// expressions and data).
 //
 // The rules:
 //

@@ -39,6 +39,9 @@ func (p FieldPath) key() string { return strings.Join(p, "\x00") + "\x00" }
 //
 // The walk is iterative, so trees of any depth are fine.
 func ReferencedFields(b *expr.Bound) []FieldPath {
+	if b == nil {
+		return nil
+	}
 	var found []FieldPath
 	stack := []*expr.Bound{b}
 	for len(stack) > 0 {
@@ -116,9 +119,12 @@ func cover(found []FieldPath) []FieldPath {
 
 // Conjuncts splits a predicate into its top-level AND operands, left to
 // right: `a AND (b AND c) AND d` gives [a b c d]. A node that is not an AND
-// is its own single conjunct. The walk is iterative, so chains of any depth
-// are fine.
+// is its own single conjunct; nil has none. The walk is iterative, so chains
+// of any depth are fine.
 func Conjuncts(b *expr.Bound) []*expr.Bound {
+	if b == nil {
+		return nil
+	}
 	var out []*expr.Bound
 	stack := []*expr.Bound{b}
 	for len(stack) > 0 {

@@ -76,6 +76,9 @@ func (p *Partitioned) Partition(field string) (Partition, bool) {
 // The scope's root must be a non-nullable struct: a field's column does not
 // carry the nulls of a nullable parent, so a partition could not see them.
 func ByField(b *expr.Bound, scope expr.Scope) (*Partitioned, error) {
+	if b == nil {
+		return nil, errors.New("partition: nil expression")
+	}
 	rt := scope.Root()
 	if !rt.IsStruct() {
 		return nil, fmt.Errorf("partition: %w: the root dtype is %s, not a struct", ErrRoot, rt)

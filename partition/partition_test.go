@@ -223,6 +223,18 @@ func TestConjuncts(t *testing.T) {
 	}
 }
 
+func TestNil(t *testing.T) {
+	if _, err := partition.ByField(nil, expr.ScopeOf(mustType(t, testSchema))); err == nil {
+		t.Errorf("ByField(nil): no error")
+	}
+	if got := partition.ReferencedFields(nil); got != nil {
+		t.Errorf("ReferencedFields(nil) = %v", got)
+	}
+	if got := partition.Conjuncts(nil); got != nil {
+		t.Errorf("Conjuncts(nil) = %v", got)
+	}
+}
+
 func TestConjoinEdges(t *testing.T) {
 	scope := expr.ScopeOf(mustType(t, testSchema))
 	empty, err := partition.Conjoin(nil)
