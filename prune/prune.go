@@ -1,0 +1,482 @@
+// Package prune skips chunks of data with statistics: it turns a predicate
+// into a falsifier, a boolean expression over a chunk's statistics that is
+// true only when no row of the chunk can satisfy the predicate.
+//
+// # Statistics
+//
+// A chunk (a Parquet row group, a file, a page) is described by its row
+// count and, for each column the predicate reads, its minimum, its maximum
+// and its null count. The falsifier is a bound expression whose root is a
+// struct of those statistics:
+//
+//	struct<row_count: i64?, cols: struct<"l_shipdate": struct<min: date?, max: date?, null_count: i64?>, …>>
+//
+// one field of cols per column, named by its path from the root ("a.x" for
+// $.a.x). A statistic a chunk does not have is null, and SQL's three-valued
+// logic then makes every part of the falsifier that needs it null —
+// inconclusive — so a missing statistic can never cause a wrong skip. A chunk
+// is skipped only where the falsifier is true.
+//
+// Because the falsifier is an ordinary bound expression, Skip evaluates it
+// vectorized over the statistics of all chunks at once: pruning a file of
+// 10 000 row groups is one evaluation.
+//
+// # Rules
+//
+// With x a column (or a widening cast of one, see optimize.Widening), v a
+// literal, and min, max, nulls, rows the chunk's statistics of x:
+//
+//	x = v            min > v OR max < v
+//	x != v           min = v AND max = v            (not for floats: NaN != v)
+//	x < v            min >= v
+//	x <= v           min > v
+//	x > v            max <= v
+//	x >= v           max < v
+//	v op x           as x op' v with the operator flipped
+//	x op y           the same, bounds against bounds: x < y ⇐ x.min >= y.max, …
+//	x BETWEEN a AND b   min > b OR max < a
+//	x IN (v1, …)     every x = vi is falsified
+//	x LIKE 'p%'      max < 'p' OR min >= the successor of 'p' (a literal prefix, case-sensitive)
+//	x IS NULL        nulls = 0
+//	x IS NOT NULL    nulls = rows
+//	p AND q          either is falsified
+//	p OR q           both are falsified
+//	NOT p            pushed down first: De Morgan, comparisons negated
+//	                 (not for floats: NaN makes x < v and NOT x >= v differ),
+//	                 IS NULL ↔ IS NOT NULL, NOT BETWEEN, NOT IN
+//	false, null      always falsified
+//
+// Every comparison is also falsified when the column is entirely null
+// (nulls = rows): a comparison with null is never true.
+//
+// Anything else is inconclusive. Floats: Parquet writers leave NaN out of
+// min and max, so a chunk whose bounds look finite may hold NaN. The rules
+// above are sound under that: NaN satisfies no ordered comparison and no
+// equality, and the rules that NaN would break (x != v, negated float
+// comparisons) are not used for floats. A NaN bound itself makes the
+// comparisons that use it false, so it never causes a skip.
+package prune
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/partition"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Column is a column the falsifier reads statistics of.
+type Column struct {
+	Path partition.FieldPath
+	Type dtype.DType // the column's dtype
+}
+
+// Key is the column's field name in the cols struct of the statistics.
+func (c Column) Key() string { return strings.Join(c.Path, ".") }
+
+// Pruner holds a predicate's falsifier and the layout of the statistics it
+// reads.
+type Pruner struct {
+	// Expr is the falsifier, bound against Stats: true means no row of the
+	// chunk can satisfy the predicate.
+	Expr *expr.Bound
+	// Stats is the struct type of one chunk's statistics.
+	Stats dtype.DType
+	// Columns are the columns whose statistics Expr reads, in the order of
+	// Stats' cols fields.
+	Columns []Column
+}
+
+// Inconclusive reports whether the falsifier can never prove anything (it is
+// the literal false), so computing statistics would be wasted.
+func (p *Pruner) Inconclusive() bool {
+	v, ok := p.Expr.Literal()
+	return ok && !v.IsNull() && v.Value() == false
+}
+
+// Falsifier builds the falsifier of a bound boolean predicate over scope's
+// root.
+func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
+	if !pred.DType().IsBool() {
+		return nil, fmt.Errorf("prune: the predicate has type %s, want bool", pred.DType())
+	}
+	if !scope.Root().IsStruct() {
+		return nil, fmt.Errorf("prune: the root has type %s, want a struct", scope.Root())
+	}
+	b := &builder{index: map[string]int{}}
+	// First pass: find the columns, so the stats type is known before any
+	// node over it is built.
+	b.collect(pred)
+	fields := make([]dtype.Field, len(b.cols))
+	for i, c := range b.cols {
+		fields[i] = dtype.Field{Name: c.Key(), Type: dtype.Struct([]dtype.Field{
+			{Name: "min", Type: c.Type.AsNullable()},
+			{Name: "max", Type: c.Type.AsNullable()},
+			{Name: "null_count", Type: dtype.Primitive(dtype.I64, true)},
+		}, false)}
+	}
+	b.stats = dtype.Struct([]dtype.Field{
+		{Name: "row_count", Type: dtype.Primitive(dtype.I64, true)},
+		{Name: "cols", Type: dtype.Struct(fields, false)},
+	}, false)
+	b.root = expr.NewRoot(b.stats)
+	f, err := b.falsify(pred, false)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		f = expr.NewLiteral(scalar.Bool(false))
+	}
+	opt, err := optimize.New().Optimize(f)
+	if err != nil {
+		return nil, err
+	}
+	return &Pruner{Expr: opt, Stats: b.stats, Columns: b.cols}, nil
+}
+
+type builder struct {
+	cols  []Column
+	index map[string]int
+	stats dtype.DType
+	root  *expr.Bound
+}
+
+// column recognises a column reference: a chain of get_item from $, or a
+// widening cast of one. It returns the column's path and type and the cast
+// to apply to its statistics (nil when none).
+func column(b *expr.Bound) (path partition.FieldPath, t dtype.DType, cast *fn.CastFn, ok bool) {
+	if c, isCast := b.Fn().(fn.CastFn); isCast && b.Kind() == expr.KindCall && !c.Try {
+		inner := b.Arg(0)
+		if !optimize.Widening(inner.DType(), b.DType()) {
+			return nil, dtype.DType{}, nil, false
+		}
+		path, t, _, ok = column(inner)
+		if !ok {
+			return nil, dtype.DType{}, nil, false
+		}
+		return path, t, &c, true
+	}
+	var rev []string
+	n := b
+	for n.Kind() == expr.KindCall {
+		g, isGet := n.Fn().(fn.GetItemFn)
+		if !isGet {
+			return nil, dtype.DType{}, nil, false
+		}
+		rev = append(rev, g.Field)
+		n = n.Arg(0)
+	}
+	if n.Kind() != expr.KindRoot || len(rev) == 0 {
+		return nil, dtype.DType{}, nil, false
+	}
+	path = make(partition.FieldPath, len(rev))
+	for i := range rev {
+		path[i] = rev[len(rev)-1-i]
+	}
+	// Statistics describe leaf values: a nested struct or list has none.
+	if b.DType().IsStruct() || b.DType().IsList() {
+		return nil, dtype.DType{}, nil, false
+	}
+	return path, b.DType(), nil, true
+}
+
+// collect registers every column the falsifier may read.
+func (b *builder) collect(n *expr.Bound) {
+	stack := []*expr.Bound{n}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if path, t, _, ok := column(top); ok {
+			key := strings.Join(path, ".")
+			if _, seen := b.index[key]; !seen {
+				b.index[key] = len(b.cols)
+				b.cols = append(b.cols, Column{Path: path, Type: t.AsNonNullable()})
+			}
+			continue
+		}
+		if top.Kind() == expr.KindLambda {
+			continue // lambda bodies read elements, which have no statistics
+		}
+		stack = append(stack, top.Args()...)
+	}
+}
+
+var errBuild = errors.New("prune: internal error building the falsifier")
+
+func must(b *expr.Bound, err error) *expr.Bound {
+	if err != nil {
+		panic(fmt.Errorf("%w: %v", errBuild, err))
+	}
+	return b
+}
+
+// stat is one statistic of a column reference, cast like the reference.
+func (b *builder) stat(ref *expr.Bound, name string) *expr.Bound {
+	path, _, cast, _ := column(ref)
+	cols := must(expr.NewCall(fn.GetItem("cols"), b.root))
+	col := must(expr.NewCall(fn.GetItem(strings.Join(path, ".")), cols))
+	s := must(expr.NewCall(fn.GetItem(name), col))
+	if cast != nil && name != "null_count" {
+		s = must(expr.NewCall(fn.Cast(cast.To.AsNonNullable()), s))
+	}
+	return s
+}
+
+func (b *builder) rowCount() *expr.Bound { return must(expr.NewCall(fn.GetItem("row_count"), b.root)) }
+
+func call(f fn.Function, args ...*expr.Bound) *expr.Bound { return must(expr.NewCall(f, args...)) }
+
+// or and and combine falsifiers; nil stands for "inconclusive" (false).
+func or(a, c *expr.Bound) *expr.Bound {
+	switch {
+	case a == nil:
+		return c
+	case c == nil:
+		return a
+	}
+	return call(fn.Or, a, c)
+}
+
+func and(a, c *expr.Bound) *expr.Bound {
+	if a == nil || c == nil {
+		return nil
+	}
+	return call(fn.And, a, c)
+}
+
+// allNull is true when every row of the column is null.
+func (b *builder) allNull(ref *expr.Bound) *expr.Bound {
+	return call(fn.Eq, b.stat(ref, "null_count"), b.rowCount())
+}
+
+// falsify builds the falsifier of n (of NOT n when negated). nil means
+// inconclusive.
+func (b *builder) falsify(n *expr.Bound, negated bool) (f *expr.Bound, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok || !errors.Is(e, errBuild) {
+				panic(r)
+			}
+			f, err = nil, e
+		}
+	}()
+	return b.build(n, negated), nil
+}
+
+func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
+	if v, ok := n.Literal(); ok {
+		// A predicate that is false or null everywhere keeps no row.
+		if v.IsNull() || v.Value() == negated {
+			return expr.NewLiteral(scalar.Bool(true))
+		}
+		return nil
+	}
+	if n.Kind() != expr.KindCall {
+		return nil
+	}
+	switch id := n.Fn().ID(); id {
+	case "and", "or":
+		l, r := b.build(n.Arg(0), negated), b.build(n.Arg(1), negated)
+		if (id == "and") != negated {
+			return or(l, r)
+		}
+		return and(l, r)
+	case "not":
+		return b.build(n.Arg(0), !negated)
+	case "is_null", "is_not_null":
+		if _, _, cast, ok := column(n.Arg(0)); ok && cast == nil {
+			if (id == "is_null") != negated {
+				return call(fn.Eq, b.stat(n.Arg(0), "null_count"), expr.NewLiteral(scalar.Int64(0)))
+			}
+			return b.allNull(n.Arg(0))
+		}
+	case "eq", "neq", "lt", "lte", "gt", "gte":
+		f := n.Fn()
+		if negated {
+			if n.Arg(0).DType().IsFloat() {
+				return nil
+			}
+			f, _ = fn.Negate(f)
+		}
+		return b.guard(b.compare(f.ID(), n.Arg(0), n.Arg(1)), n.Arg(0), n.Arg(1))
+	case "between":
+		x, lo, hi := n.Arg(0), n.Arg(1), n.Arg(2)
+		if negated {
+			if x.DType().IsFloat() {
+				return nil
+			}
+			return b.guard(and(b.compare("lt", x, lo), b.compare("gt", x, hi)), x, lo, hi)
+		}
+		return b.guard(or(b.compare("gte", x, lo), b.compare("lte", x, hi)), x, lo, hi)
+	case "in_list":
+		var f *expr.Bound
+		for i, v := range n.Args()[1:] {
+			if negated {
+				f = or(f, b.compare("neq", n.Arg(0), v))
+				continue
+			}
+			g := b.compare("eq", n.Arg(0), v)
+			if g == nil {
+				return nil
+			}
+			if i == 0 {
+				f = g
+			} else {
+				f = and(f, g)
+			}
+		}
+		return b.guard(f, n.Args()...)
+	case "like":
+		if l := n.Fn().(fn.LikeFn); !l.Negated && !negated {
+			return b.likePrefix(n.Arg(0), n.Arg(1))
+		}
+	}
+	return nil
+}
+
+// compare falsifies `x op y` where each side is a column or a literal.
+func (b *builder) compare(op string, x, y *expr.Bound) *expr.Bound {
+	_, _, _, xCol := column(x)
+	_, _, _, yCol := column(y)
+	_, xLit := x.Literal()
+	_, yLit := y.Literal()
+	switch {
+	case xLit && yCol:
+		flipped, _ := fn.Flip(mustFn(op))
+		return b.compare(flipped.ID(), y, x)
+	case xCol && yLit:
+		if v, _ := y.Literal(); v.IsNull() {
+			return expr.NewLiteral(scalar.Bool(true)) // x op null is never true
+		}
+		return b.bounds(op, x.DType(), b.stat(x, "min"), b.stat(x, "max"), y, y)
+	case xCol && yCol:
+		return b.bounds(op, x.DType(), b.stat(x, "min"), b.stat(x, "max"), b.stat(y, "min"), b.stat(y, "max"))
+	}
+	return nil
+}
+
+// guard adds to the falsifier f of a comparison the chunks where a column
+// operand is entirely null: a comparison with null is never true, whatever
+// the bounds say (and even when they say nothing).
+func (b *builder) guard(f *expr.Bound, operands ...*expr.Bound) *expr.Bound {
+	seen := map[string]bool{}
+	for _, o := range operands {
+		path, _, _, ok := column(o)
+		if !ok || seen[strings.Join(path, ".")] {
+			continue
+		}
+		seen[strings.Join(path, ".")] = true
+		f = or(f, b.allNull(o))
+	}
+	return f
+}
+
+func mustFn(id string) fn.Function {
+	switch id {
+	case "eq":
+		return fn.Eq
+	case "neq":
+		return fn.NotEq
+	case "lt":
+		return fn.Lt
+	case "lte":
+		return fn.LtEq
+	case "gt":
+		return fn.Gt
+	}
+	return fn.GtEq
+}
+
+// bounds falsifies x op y from x ∈ [xmin, xmax] and y ∈ [ymin, ymax].
+func (b *builder) bounds(op string, t dtype.DType, xmin, xmax, ymin, ymax *expr.Bound) *expr.Bound {
+	switch op {
+	case "eq":
+		return or(call(fn.Gt, xmin, ymax), call(fn.Lt, xmax, ymin))
+	case "neq":
+		if t.IsFloat() {
+			return nil
+		}
+		// Every x equals every y only when both are one and the same value.
+		return and(and(call(fn.Eq, xmin, xmax), call(fn.Eq, ymin, ymax)), call(fn.Eq, xmin, ymin))
+	case "lt":
+		return call(fn.GtEq, xmin, ymax)
+	case "lte":
+		return call(fn.Gt, xmin, ymax)
+	case "gt":
+		return call(fn.LtEq, xmax, ymin)
+	case "gte":
+		return call(fn.Lt, xmax, ymin)
+	}
+	return nil
+}
+
+// likePrefix falsifies x LIKE 'p%' (and x LIKE 'p', an equality).
+func (b *builder) likePrefix(x, pattern *expr.Bound) *expr.Bound {
+	path, _, cast, ok := column(x)
+	if !ok || cast != nil || len(path) == 0 {
+		return nil
+	}
+	v, isLit := pattern.Literal()
+	if !isLit || v.IsNull() {
+		return nil
+	}
+	p, _ := v.Value().(string)
+	prefix, exact, ok := literalPrefix(p)
+	if !ok || prefix == "" {
+		return nil
+	}
+	lit := expr.NewLiteral(scalar.String(prefix))
+	if exact {
+		return b.guard(b.compare("eq", x, lit), x)
+	}
+	f := call(fn.Lt, b.stat(x, "max"), lit)
+	if next, ok := successor(prefix); ok {
+		f = or(f, call(fn.GtEq, b.stat(x, "min"), expr.NewLiteral(scalar.String(next))))
+	}
+	return b.guard(f, x)
+}
+
+// literalPrefix splits a LIKE pattern of the form 'prefix%' (or a pattern
+// without wildcards, exact = true). ok is false for other shapes.
+func literalPrefix(p string) (prefix string, exact, ok bool) {
+	var sb strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\\':
+			if i+1 == len(p) {
+				return "", false, false
+			}
+			i++
+			sb.WriteByte(p[i])
+		case '_':
+			return "", false, false
+		case '%':
+			if strings.Trim(p[i:], "%") != "" {
+				return "", false, false
+			}
+			return sb.String(), false, true
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), true, true
+}
+
+// successor is the smallest string greater than every string with prefix p
+// in byte order, when there is one.
+func successor(p string) (string, bool) {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
+}

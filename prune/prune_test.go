@@ -1,0 +1,316 @@
+package prune_test
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/coerce"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/eval"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/parse"
+	"github.com/colexpr/colexpr/prune"
+)
+
+var pruneIterations = flag.Int("prune.iterations", 300, "random predicates tried by TestNeverSkipsAMatch")
+
+var schema = mustType("struct<a: i32?, b: i64?, f: f64?, s: utf8?, st: struct<x: i16?>?>")
+
+func mustType(s string) dtype.DType {
+	t, err := dtype.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func compile(t testing.TB, src string) *expr.Bound {
+	t.Helper()
+	e, err := parse.Parse(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	b, err := coerce.Bind(e, expr.ScopeOf(schema))
+	if err != nil {
+		t.Fatalf("bind %q: %v", src, err)
+	}
+	return b
+}
+
+func TestFalsifierShapes(t *testing.T) {
+	for _, tc := range []struct {
+		pred string
+		want string // substring of the falsifier's text; "false" for inconclusive
+	}{
+		{"a = 5", "cols.a.min > 5 OR cols.a.max < 5"},
+		{"5 < a", "cols.a.max <= 5"},
+		{"a < 5", "cols.a.min >= 5"},
+		{"a >= 5", "cols.a.max < 5"},
+		{"a != 5", "cols.a.min = cols.a.max"},
+		{"f != 1.5", "cols.f.null_count = row_count"},
+		{"NOT (f < 1.5)", "false"},
+		{"NOT (a < 5)", "cols.a.max < 5"},
+		{"a IS NULL", "cols.a.null_count = 0"},
+		{"a IS NOT NULL", "cols.a.null_count = row_count"},
+		{"a BETWEEN 1 AND 3", "cols.a.max < 1 OR cols.a.min > 3"},
+		{"s LIKE 'ab%'", "cols.s.max < 'ab' OR cols.s.min >= 'ac'"},
+		{"s LIKE 'a_c%'", "false"},
+		{"s ILIKE 'ab%'", "false"},
+		{"a < b", "CAST(cols.a.min AS i64) >= cols.b.max"},
+		{"st.x > 3", `cols."st.x".max <= 3`},
+		{"a = 1 OR b = 2", " AND "},
+		{"lower(s) = 'x'", "false"},
+		{"false", "true"},
+	} {
+		t.Run(tc.pred, func(t *testing.T) {
+			p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Expr.String()
+			if tc.want == "false" {
+				if !p.Inconclusive() {
+					t.Fatalf("falsifier of %s = %s, want inconclusive", tc.pred, got)
+				}
+				return
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("falsifier of %s =\n  %s\nwant it to contain\n  %s", tc.pred, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFalsifierRejects(t *testing.T) {
+	if _, err := prune.Falsifier(compile(t, "a + 1"), expr.ScopeOf(schema)); err == nil {
+		t.Fatal("a non-boolean predicate gave no error")
+	}
+}
+
+// TestMissingStatisticsNeverSkip: with every statistic unknown nothing is skipped.
+func TestMissingStatisticsNeverSkip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, pred := range []string{"a = 5", "a IS NULL", "a IS NOT NULL AND b > 3", "s LIKE 'x%'", "a BETWEEN 1 AND 2"} {
+		p, err := prune.Falsifier(compile(t, pred), expr.ScopeOf(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := prune.ChunkStats{RowCount: -1}
+		for range p.Columns {
+			chunk.Columns = append(chunk.Columns, prune.Unknown())
+		}
+		skip, err := p.Skip(mem, []prune.ChunkStats{chunk, chunk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if skip[0] || skip[1] {
+			t.Errorf("%s: skipped a chunk without statistics", pred)
+		}
+	}
+}
+
+// randomBatch makes n rows; sorted makes column a ascending.
+func randomBatch(mem memory.Allocator, r *rand.Rand, n int, sorted bool) arrow.Array {
+	sb := array.NewStructBuilder(mem, dtype.ToArrow(schema).(*arrow.StructType))
+	defer sb.Release()
+	a := sb.FieldBuilder(0).(*array.Int32Builder)
+	b := sb.FieldBuilder(1).(*array.Int64Builder)
+	f := sb.FieldBuilder(2).(*array.Float64Builder)
+	s := sb.FieldBuilder(3).(*array.StringBuilder)
+	st := sb.FieldBuilder(4).(*array.StructBuilder)
+	x := st.FieldBuilder(0).(*array.Int16Builder)
+	words := []string{"", "a", "ab", "abc", "b", "ba", "zz", "é", "ab\u00ff"}
+	for i := 0; i < n; i++ {
+		sb.Append(true)
+		switch {
+		case sorted:
+			a.Append(int32(i))
+		case r.IntN(8) == 0:
+			a.AppendNull()
+		default:
+			a.Append(int32(r.IntN(21) - 10))
+		}
+		if r.IntN(8) == 0 {
+			b.AppendNull()
+		} else {
+			b.Append(int64(r.IntN(21) - 10))
+		}
+		switch r.IntN(10) {
+		case 0:
+			f.AppendNull()
+		case 1:
+			f.Append(math.NaN())
+		default:
+			f.Append(float64(r.IntN(9)-4) / 2)
+		}
+		if r.IntN(8) == 0 {
+			s.AppendNull()
+		} else {
+			s.Append(words[r.IntN(len(words))])
+		}
+		if r.IntN(6) == 0 {
+			st.AppendNull()
+		} else {
+			st.Append(true)
+			if r.IntN(5) == 0 {
+				x.AppendNull()
+			} else {
+				x.Append(int16(r.IntN(11) - 5))
+			}
+		}
+	}
+	return sb.NewArray()
+}
+
+func randomPredicate(r *rand.Rand, depth int) string {
+	lit := func() string { return fmt.Sprint(r.IntN(25) - 12) }
+	if depth > 0 && r.IntN(3) == 0 {
+		switch r.IntN(3) {
+		case 0:
+			return "(" + randomPredicate(r, depth-1) + " AND " + randomPredicate(r, depth-1) + ")"
+		case 1:
+			return "(" + randomPredicate(r, depth-1) + " OR " + randomPredicate(r, depth-1) + ")"
+		default:
+			return "NOT (" + randomPredicate(r, depth-1) + ")"
+		}
+	}
+	cols := []string{"a", "b", "st.x", "CAST(a AS i64)"}
+	ops := []string{"=", "!=", "<", "<=", ">", ">="}
+	col := cols[r.IntN(len(cols))]
+	switch r.IntN(9) {
+	case 0:
+		return col + " IS NULL"
+	case 1:
+		return col + " IS NOT NULL"
+	case 2:
+		return col + " BETWEEN " + lit() + " AND " + lit()
+	case 3:
+		return col + " IN (" + lit() + ", " + lit() + ", " + lit() + ")"
+	case 4:
+		return "s LIKE '" + []string{"a%", "ab%", "b%", "", "ab", "é%", "%", "ab\u00ff%"}[r.IntN(8)] + "'"
+	case 5:
+		return "f " + ops[r.IntN(len(ops))] + " " + fmt.Sprint(float64(r.IntN(9)-4)/2)
+	case 6:
+		return "a " + ops[r.IntN(len(ops))] + " b"
+	case 7:
+		return lit() + " " + ops[r.IntN(len(ops))] + " " + col
+	default:
+		return col + " " + ops[r.IntN(len(ops))] + " " + lit()
+	}
+}
+
+// TestNeverSkipsAMatch is the soundness property: a chunk is never skipped
+// when any row of it satisfies the predicate.
+func TestNeverSkipsAMatch(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(7, 11))
+	const chunks, rows = 12, 16
+	iterations := *pruneIterations
+	if testing.Short() {
+		iterations = min(iterations, 60)
+	}
+	skipped := 0
+	for it := 0; it < iterations; it++ {
+		src := randomPredicate(r, 2)
+		pred := compile(t, src)
+		p, err := prune.Falsifier(pred, expr.ScopeOf(schema))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		data := make([]arrow.Array, chunks)
+		stats := make([]prune.ChunkStats, chunks)
+		for i := range data {
+			data[i] = randomBatch(mem, r, r.IntN(rows), false)
+			if stats[i], err = p.ComputeStats(data[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		skip, err := p.Skip(mem, stats)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for i, d := range data {
+			if skip[i] {
+				skipped++
+				res, err := eval.Eval(mem, pred, d)
+				if err != nil {
+					t.Fatalf("%s: %v", src, err)
+				}
+				bools := res.(*array.Boolean)
+				for row := 0; row < bools.Len(); row++ {
+					if bools.IsValid(row) && bools.Value(row) {
+						t.Errorf("%s: chunk %d skipped, but its row %d matches\nfalsifier: %s", src, i, row, p.Expr)
+						break
+					}
+				}
+				res.Release()
+			}
+			d.Release()
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no chunk was ever skipped: the property test proves nothing")
+	}
+}
+
+// TestSortedRangeSkipsMost: on sorted data a selective range reads few chunks.
+func TestSortedRangeSkipsMost(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(1, 2))
+	all := randomBatch(mem, r, 10000, true)
+	defer all.Release()
+	p, err := prune.Falsifier(compile(t, "a >= 4200 AND a < 4300"), expr.ScopeOf(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stats []prune.ChunkStats
+	for off := 0; off < all.Len(); off += 100 {
+		chunk := array.NewSlice(all, int64(off), int64(off+100))
+		cs, err := p.ComputeStats(chunk)
+		chunk.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats = append(stats, cs)
+	}
+	skip, err := p.Skip(mem, stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for _, s := range skip {
+		if !s {
+			read++
+		}
+	}
+	if read != 1 {
+		t.Fatalf("read %d of %d chunks, want exactly the 1 that holds 4200..4299", read, len(skip))
+	}
+}
+
+func ExampleFalsifier() {
+	root, _ := dtype.Parse("struct<l_shipdate: date, l_quantity: i32>")
+	e, _ := parse.Parse("l_shipdate >= DATE '1995-01-01' AND l_shipdate < DATE '1995-02-01'")
+	b, _ := coerce.Bind(e, expr.ScopeOf(root))
+	p, err := prune.Falsifier(b, expr.ScopeOf(root))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Expr)
+	fmt.Println(p.Stats)
+	// Output:
+	// cols.l_shipdate.max < DATE '1995-01-01' OR cols.l_shipdate.null_count = row_count OR (cols.l_shipdate.min >= DATE '1995-02-01' OR cols.l_shipdate.null_count = row_count)
+	// struct<row_count: i64?, cols: struct<l_shipdate: struct<min: date?, max: date?, null_count: i64?>>>
+}
