@@ -391,11 +391,7 @@ func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool,
 			words[w] = ^uint64(0)
 		}
 	case m.fold:
-		var scratch []byte
-		FillBits(words, n, func(i int) bool {
-			scratch = foldInto(scratch[:0], v.at(i))
-			return m.match(scratch)
-		})
+		matchFoldWords(words, n, v, m)
 	case m.kind == matchPrefix:
 		matchPrefixWords(words, v, m.lit)
 	case m.kind == matchSuffix:
@@ -414,6 +410,55 @@ func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool,
 	}
 	validity, nulls := andValidity(mem, n, arr)
 	return datum.FromArray(boolArray(valBuf, validity, nulls, n), ret), nil
+}
+
+// matchFoldWords applies an ILIKE matcher to every row. When the literal of
+// a prefix, suffix or exact pattern is ASCII, a row whose compared bytes are
+// ASCII is compared in place through the folding table; other rows are
+// folded whole first. (Folding never lengthens a string: an orbit's
+// smallest member is never longer in UTF-8 than the others.)
+func matchFoldWords(words []uint64, n int, v bytesView, m *matcher) {
+	lit, k := m.lit, len(m.lit)
+	direct := isASCII([]byte(lit)) && (m.kind == matchPrefix || m.kind == matchSuffix || m.kind == matchExact)
+	var scratch []byte
+	FillBits(words, n, func(i int) bool {
+		row := v.at(i)
+		if direct {
+			switch m.kind {
+			case matchPrefix:
+				if len(row) < k {
+					return false
+				}
+				if head := row[:k]; isASCII(head) {
+					return equalFoldASCII(head, lit)
+				}
+			case matchSuffix:
+				if len(row) < k {
+					return false
+				}
+				if tail := row[len(row)-k:]; isASCII(tail) {
+					return equalFoldASCII(tail, lit)
+				}
+			default:
+				if isASCII(row) {
+					return len(row) == k && equalFoldASCII(row, lit)
+				}
+			}
+		}
+		scratch = foldInto(scratch[:0], row)
+		return m.match(scratch)
+	})
+}
+
+// equalFoldASCII reports whether the ASCII bytes b fold to lit (already
+// folded, of the same length).
+func equalFoldASCII(b []byte, lit string) bool {
+	for j, c := range b {
+		if asciiFold[c] != lit[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // loadLE reads up to 8 bytes of lit as a little-endian word and the mask of
