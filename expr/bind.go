@@ -139,6 +139,13 @@ func (b *binder) call(c *Call, scope Scope) (*Bound, error) {
 			params, err := hof.LambdaParams(i, types)
 			if err != nil {
 				b.path = b.path[:len(b.path)-1]
+				var ae *fn.ArgError
+				if errors.As(err, &ae) && ae.Arg >= 0 && ae.Arg < len(c.Args) {
+					b.path = append(b.path, fmt.Sprintf("args[%d]", ae.Arg))
+					err = b.fail(c.Args[ae.Arg], typeError{err})
+					b.path = b.path[:len(b.path)-1]
+					return nil, err
+				}
 				return nil, b.fail(c, typeError{err})
 			}
 			if len(params) != len(l.Params) {

@@ -136,14 +136,15 @@ func CheckArity(f Function, n int) error {
 	if f.Arity().Accepts(n) {
 		return nil
 	}
-	return &ArgError{Fn: f.ID(), Arg: -1, Msg: fmt.Sprintf("takes %s argument%s, got %d", f.Arity(), plural(f.Arity()), n)}
+	return &ArgError{Fn: f.ID(), Arg: -1, Msg: fmt.Sprintf("takes %s, got %d", f.Arity().Count(), n)}
 }
 
-func plural(a Arity) string {
-	if a.Min == 1 && a.Max == 1 {
-		return ""
+// Count is the arity in words: "1 argument", "at least 2 arguments".
+func (a Arity) Count() string {
+	if a.Min == 1 && (a.Max == 1 || a.Max < 0) {
+		return a.String() + " argument" // "1 argument", "at least 1 argument"
 	}
-	return "s"
+	return a.String() + " arguments"
 }
 
 // anyNullable reports whether any of ts is nullable.
