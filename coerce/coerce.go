@@ -13,7 +13,7 @@ import (
 // Coerce returns e with the casts and literal adaptations that make it bind
 // against scope (see the package doc for the rules). Subtrees that need no
 // change are returned as they are, pointers included: an expression that
-// already binds and has no untyped literal to adapt comes back unchanged.
+// already binds comes back unchanged.
 //
 // Errors are *Error (no common type, wrapping ErrNoCommonType) or
 // *expr.BindError (anything binding itself rejects: an unknown field, an

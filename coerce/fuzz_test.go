@@ -15,7 +15,8 @@ import (
 
 // FuzzCoerce coerces any text the parser accepts. Coercion must not panic;
 // its error is a *coerce.Error or an *expr.BindError; its result binds, to
-// the tree coerce.Bind gives, and coercing it again changes nothing. The
+// the tree coerce.Bind gives, and coercing it again changes nothing; and an
+// expression that binds as it is comes back as it is. The
 // seeds are the inputs of the golden files.
 func FuzzCoerce(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.txt")
@@ -41,6 +42,9 @@ func FuzzCoerce(f *testing.F) {
 			return
 		}
 		out, err := coerce.Coerce(e, scope)
+		if _, berr := expr.Bind(e, scope); berr == nil && (err != nil || out != e) {
+			t.Fatalf("%s binds as it is, but coercion gave %v, %v", src, out, err)
+		}
 		if err != nil {
 			var ce *coerce.Error
 			var be *expr.BindError
