@@ -5,7 +5,8 @@ import "github.com/colexpr/colexpr/dtype"
 // The list functions work on List and FixedSizeList.
 //
 //	list_length(xs)            i64
-//	list_contains(xs, v)       bool; null when v is absent and xs holds a null (SQL IN rule)
+//	list_contains(xs, v)       bool; null when xs or v is null; null elements never match, so
+//	                           a miss is false even when xs holds a null (DuckDB's rule, not IN's)
 //	list_element(xs, i)        1-based, negative counts from the end, out of range gives null
 //	list_transform(xs, x -> e) list of e
 //	list_filter(xs, x -> p)    the elements where p is true

@@ -9,8 +9,9 @@ import "github.com/colexpr/colexpr/dtype"
 //	byte_length(s)                     bytes, i64
 //	starts_with, ends_with, contains   bool
 //	concat(s1, s2, …)                  nulls are skipped, as in DuckDB; never null
-//	substring(s, start[, len])         1-based start in characters, as in DuckDB:
-//	                                   a start before 1 counts positions before the string
+//	substring(s, start[, len])         1-based start in characters, as in DuckDB: a negative
+//	                                   start counts from the end, 0 stands before the first
+//	                                   character, a negative len takes the characters before start
 var (
 	Lower      Function = strFn{simple{"lower"}, 1, 1, dtype.Utf8(false)}
 	Upper      Function = strFn{simple{"upper"}, 1, 1, dtype.Utf8(false)}

@@ -32,9 +32,8 @@ func take(mem memory.Allocator, arr arrow.Array, idx []int) (arrow.Array, error)
 	switch a := arr.(type) {
 	case *array.Boolean:
 		buf, words := NewBits(mem, n)
-		src := a.Data().Buffers()[1].Bytes()
-		off := a.Data().Offset()
-		FillBits(words, n, func(i int) bool { return idx[i] >= 0 && bitutil.BitIsSet(src, off+idx[i]) })
+		src := ValuesOf(a) // an empty array may have no values buffer
+		FillBits(words, n, func(i int) bool { return idx[i] >= 0 && src.Get(idx[i]) })
 		return makeArray(dt, n, []*memory.Buffer{validity, buf}, nil, nulls, 0), nil
 	case *array.String, *array.Binary:
 		v, err := viewBytes(arr)

@@ -108,6 +108,10 @@ func TestListContains(t *testing.T) {
 			want: `[false, true]`},
 		{name: "fixed size nested", args: []in{col(ty("fixed_size_list<fixed_size_list<i32, 2>, 1>"), `[[[1, 2]], [[3, 4]]]`),
 			lit(scalarOf(t, ty("fixed_size_list<i32, 2>"), `[[3, 4]]`))}, ret: boolNN, want: `[false, true]`},
+		{name: "empty bool literal", args: []in{lit(scalarOf(t, ty("list<bool>"), `[[]]`)), col(ty("bool"), `[true]`)}, ret: boolNN, want: `[false]`},
+		{name: "empty utf8 literal", args: []in{lit(scalarOf(t, ty("list<utf8>"), `[[]]`)), col(str, `["a"]`)}, ret: boolNN, want: `[false]`},
+		{name: "empty f64 literal", args: []in{lit(scalarOf(t, ty("list<f64>"), `[[]]`)), col(ty("f64"), `[1]`)}, ret: boolNN, want: `[false]`},
+		{name: "empty nested literal", args: []in{lit(scalarOf(t, ty("list<list<i8>>"), `[[]]`)), col(ty("list<i8>"), `[[1]]`)}, ret: boolNN, want: `[false]`},
 		{name: "null elements type", args: []in{col(ty("list<null>"), `[[null], []]`), lit(scalar.Null(dtype.Null()))}, ret: boolN, want: `[null, null]`},
 		{name: "empty", args: []in{col(ty("list<i32>"), `[]`), i32(1)}, ret: boolNN, want: `[]`},
 	}
@@ -188,6 +192,11 @@ func TestListElement(t *testing.T) {
 		{name: "fixed size list", args: []in{col(ty("fixed_size_list<utf8, 2>?"), `[["a", "b"], null, ["c", "d"]]`), i64s(-2)}, ret: strN,
 			want: `["a", null, "c"]`},
 		{name: "null type", args: []in{col(ty("list<null>"), `[[null], []]`), i64s(1)}, ret: dtype.Null(), want: `[null, null]`},
+		// Empty arrays may have no value buffers at all.
+		{name: "empty bool literal", args: []in{lit(scalarOf(t, ty("list<bool?>"), `[[]]`)), col(ty("i8"), `[29, 1]`)}, ret: boolN, want: `[null, null]`},
+		{name: "empty i32 literal", args: []in{lit(scalarOf(t, ty("list<i32>"), `[[]]`)), col(ty("i8"), `[1]`)}, ret: i32N, want: `[null]`},
+		{name: "empty utf8 literal", args: []in{lit(scalarOf(t, ty("list<utf8>"), `[[]]`)), col(ty("i8"), `[1]`)}, ret: strN, want: `[null]`},
+		{name: "empty nested literal", args: []in{lit(scalarOf(t, ty("list<list<bool>>"), `[[]]`)), col(ty("i8"), `[1]`)}, ret: ty("list<bool>?"), want: `[null]`},
 		{name: "empty", args: []in{col(ty("list<i32>"), `[]`), i64s(1)}, ret: i32N, want: `[]`},
 	}
 	runCases(t, cases, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
