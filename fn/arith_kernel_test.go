@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/scalar"
@@ -214,4 +216,35 @@ func TestArithMisuse(t *testing.T) {
 	if _, err := k.Eval(&fn.Context{Mem: mem}, []datum.Datum{s, s}, s.DType()); err == nil || errors.Is(err, errs.ErrOverflow) {
 		t.Errorf("strings: got %v", err)
 	}
+}
+
+// Example_checkedArithmetic evaluates add over a column and a literal: the
+// literal is not broadcast, nulls propagate, and an overflow names the
+// function, the row and the values.
+func Example_checkedArithmetic() {
+	mem := memory.NewGoAllocator()
+	b := array.NewInt32Builder(mem)
+	b.AppendValues([]int32{1, 0, 2147483646}, []bool{true, false, true})
+	col := datum.FromArray(b.NewArray(), dtype.Primitive(dtype.I32, true))
+	defer col.Release()
+	one := datum.FromScalar(scalar.Int32(1), col.Len())
+
+	add := fn.Add.(fn.Kernel)
+	ctx := &fn.Context{Mem: mem}
+	ret := dtype.Primitive(dtype.I32, true)
+	res, err := add.Eval(ctx, []datum.Datum{col, one}, ret)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Release()
+	fmt.Println(res.Array())
+
+	_, err = add.Eval(ctx, []datum.Datum{res, one}, ret)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, errs.ErrOverflow))
+	// Output:
+	// [2 (null) 2147483647]
+	// add: row 2: overflow: 2147483647 + 1 does not fit i32
+	// true
 }

@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 func TestLogicKernels(t *testing.T) {
@@ -117,4 +120,28 @@ func TestLogicSharesInput(t *testing.T) {
 	if res.Array() != x.Array() || mem.CurrentAlloc() != before {
 		t.Errorf("true AND x allocated %d bytes or made a new array", mem.CurrentAlloc()-before)
 	}
+}
+
+// Example_kleeneLogic evaluates AND and OR with a null literal: false AND
+// null is false, true OR null is true, and the other rows are null.
+func Example_kleeneLogic() {
+	mem := memory.NewGoAllocator()
+	b := array.NewBooleanBuilder(mem)
+	b.AppendValues([]bool{true, false, false}, []bool{true, true, false})
+	col := datum.FromArray(b.NewArray(), dtype.Bool(true))
+	defer col.Release()
+	null := datum.FromScalar(scalar.Null(dtype.Bool(true)), col.Len())
+	ctx := &fn.Context{Mem: mem}
+	for _, f := range []fn.Function{fn.And, fn.Or} {
+		res, err := f.(fn.Kernel).Eval(ctx, []datum.Datum{col, null}, dtype.Bool(true))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(f.ID(), res.Array())
+		res.Release()
+	}
+	// Output:
+	// and [(null) false (null)]
+	// or [true (null) (null)]
 }

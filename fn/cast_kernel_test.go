@@ -323,3 +323,28 @@ func fkSameValue(a, b any) bool {
 	jb, _ := json.Marshal(b)
 	return a == b || string(ja) == string(jb) && a != nil && b != nil
 }
+
+// Example_tryCast parses text into integers: cast fails at the first row
+// that does not parse, try_cast gives null there.
+func Example_tryCast() {
+	mem := memory.NewGoAllocator()
+	b := array.NewStringBuilder(mem)
+	b.AppendValues([]string{"12", " 7 ", "x", "1e3"}, nil)
+	col := datum.FromArray(b.NewArray(), dtype.Utf8(false))
+	defer col.Release()
+	ctx := &fn.Context{Mem: mem}
+	i32 := dtype.Primitive(dtype.I32, false)
+
+	_, err := fn.Cast(i32).Eval(ctx, []datum.Datum{col}, i32)
+	fmt.Println(err)
+	res, err := fn.TryCast(i32).Eval(ctx, []datum.Datum{col}, i32.AsNullable())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Release()
+	fmt.Println(res.Array())
+	// Output:
+	// cast: row 2: cannot cast 'x' to i32: not a number
+	// [12 7 (null) 1000]
+}

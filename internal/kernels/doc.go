@@ -1,0 +1,76 @@
+// Package kernels holds colexpr's vectorized evaluation loops over Arrow
+// arrays. Package fn's kernels (the Kernel interface) are thin wrappers:
+// they pick the instantiation for an argument's physical type and name the
+// function in errors; everything that touches a value lives here. This page
+// describes the fixed-width kernels (arithmetic, comparison, boolean, null
+// tests, casts); the string, LIKE, list and struct kernels (the files
+// string*, like*, list*, struct*) follow the same conventions.
+//
+// # Values
+//
+// A kernel receives datums (package datum): an Arrow array, possibly sliced
+// (a nonzero offset applies to values and bitmaps alike), or a scalar that
+// stands for every row. Fixed-width values are read through Fixed[T], a
+// view of an array's values as a Go slice (offset applied) or of a scalar's
+// single value. The Go type T is the physical layout of the dtype: the
+// primitive's type, int32 or int64 for dates, times and timestamps,
+// decimal128.Num for decimals, and a uint16 bit pattern for f16 (computed
+// in float32; this package rounds to f16 itself, to nearest and ties to
+// even, since Arrow's float16 package truncates).
+//
+// # Scalars stay scalars
+//
+// A kernel whose arguments are all scalars returns a scalar. A scalar
+// argument next to an array is never broadcast: the loops have
+// array-scalar forms. A kernel whose result is constant may return a
+// scalar too (x AND false, x IS NULL for an x without nulls), and true AND
+// x returns x itself. Callers must therefore accept a scalar datum from any
+// kernel.
+//
+// # Nulls
+//
+// The validity of a null-propagating result is the AND of its inputs'
+// validity bitmaps, computed 64 rows at a time (AndBitmaps); when no input
+// has nulls no bitmap is read or allocated. The values under null rows are
+// computed like any other (they are arbitrary in Arrow) but never raise an
+// error: a checked loop only records that some row may have failed, and
+// the rare rescan that looks for the failing row skips null rows.
+//
+// Bool results are bit-packed 64 rows per word. Null-aware kernels (Kleene
+// AND and OR, IS [NOT] DISTINCT FROM, BETWEEN, IN, IS NULL) combine value
+// and validity words with formulas documented where they are defined.
+//
+// # Errors
+//
+// A row that fails is reported as a *RowError (the row relative to the
+// datum, and an error wrapping a sentinel of package errs); package fn
+// wraps it into an *fn.EvalError with the function's name:
+//
+//	add: row 1: overflow: 2147483647 + 1 does not fit i32
+//
+// Integer arithmetic is checked (errs.ErrOverflow; errs.ErrDivideByZero for
+// a zero divisor). MIN / -1 and MIN % -1 overflow, as in DuckDB 1.5, which
+// raises "Overflow in division" for both. Decimal arithmetic overflows when
+// a result reaches 10^precision of the result type. Float arithmetic
+// follows IEEE 754 and never fails. Casts fail with errs.ErrInvalidCast (and
+// errs.ErrOverflow for a value out of range), worded by scalar.Cast.
+//
+// # Comparisons
+//
+// Comparisons follow IEEE 754 on floats (NaN = NaN is false, NaN != NaN is
+// true, every ordered comparison with NaN is false). IS [NOT] DISTINCT FROM
+// treats two nulls as not distinct and, as DuckDB does, NaN as not distinct
+// from NaN. Struct and list equality is row by row with DuckDB's rule for
+// what is inside: nulls in the same place are equal ([1, null] = [1, null]
+// is true), a null differs from a value, and floats inside compare as by
+// IS NOT DISTINCT FROM. IN is SQL's: true if some value is equal, else
+// null when x or some value is null, else false (so NaN IN (NaN) is false).
+//
+// # Memory
+//
+// Every buffer comes from the caller's allocator and is owned by the
+// result; error paths release what they made. Temporary buffers (a copy of
+// f16 values widened to float32, a comparison's second bitmap) come from the
+// allocator too and are released before return. The bitmap of failed rows
+// of a cast is plain Go memory, allocated only when a row fails.
+package kernels
