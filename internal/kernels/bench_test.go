@@ -233,5 +233,3 @@ func BenchmarkOtherKernels(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) { runBench(b, n, c.f, mem) })
 	}
 }
-
-
