@@ -86,7 +86,7 @@ func ByField(b *expr.Bound, scope expr.Scope) (*Partitioned, error) {
 	if rt.Nullable() {
 		return nil, fmt.Errorf("partition: %w: the root struct %s is nullable, and a field's column does not carry the struct's nulls", ErrRoot, rt)
 	}
-	p := &partitioner{root: rt, index: map[string]int{}, lambdaNames: map[string]bool{}}
+	p := &partitioner{root: rt, index: map[string]int{}, lambdaNames: map[string]bool{}, seen: map[*expr.Bound]int{}}
 	for i, f := range rt.Fields() {
 		p.index[f.Name] = i
 	}
@@ -148,9 +148,12 @@ type partitioner struct {
 	lambdaNames map[string]bool
 
 	// Candidates per field, deduplicated: cands[f] in order of first use,
-	// hashes[f] from structural hash to indexes into cands[f].
+	// hashes[f] from structural hash to indexes into cands[f], and seen the
+	// index of each candidate node already met (a shared node is hashed
+	// once).
 	cands  [][]*expr.Bound
 	hashes []map[uint64][]int
+	seen   map[*expr.Bound]int
 	// emitted records, in walk order, which candidate each emission was.
 	emitted []int
 	cursor  int
@@ -184,7 +187,7 @@ func (p *partitioner) analyze(b *expr.Bound) (*info, error) {
 	}
 	if f, ok := p.fieldRef(b); ok {
 		if b.Arg(0).DType().Equal(p.root) {
-			return &info{field: f, minBind: math.MaxInt, kids: []*info{{field: manyFields, whole: true, minBind: math.MaxInt}}}, nil
+			return &info{field: f, minBind: math.MaxInt, kids: wholeRootKids}, nil
 		}
 		// Bound against another root: let analyze of the child report it.
 	}
@@ -203,6 +206,10 @@ func (p *partitioner) analyze(b *expr.Bound) (*info, error) {
 	}
 	return in, nil
 }
+
+// wholeRootKids is the info of the child of $.f: a use of $ itself. It is
+// shared, never modified.
+var wholeRootKids = []*info{{field: manyFields, whole: true, minBind: math.MaxInt}}
 
 // fieldRef reports whether b is $.f for a root field f.
 func (p *partitioner) fieldRef(b *expr.Bound) (int, bool) {
@@ -256,19 +263,12 @@ func conditional(b *expr.Bound, i int) bool {
 	return false
 }
 
-// walkKids calls visit on each child of b with its lambda depth and
-// conditional flag.
-func walkKids(b *expr.Bound, in *info, depth int, cond bool, visit func(i int, k *expr.Bound, kin *info, depth int, cond bool) error) error {
-	kidDepth := depth
+// kidDepth is the lambda depth of the children of b, which sits at depth.
+func kidDepth(b *expr.Bound, depth int) int {
 	if b.Kind() == expr.KindLambda {
-		kidDepth++
+		return depth + 1
 	}
-	for i, k := range b.Args() {
-		if err := visit(i, k, in.kids[i], kidDepth, cond || conditional(b, i)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return depth
 }
 
 // collect finds the maximal movable sub-expressions, top-down, and records
@@ -285,24 +285,30 @@ func (p *partitioner) collect(b *expr.Bound, in *info, depth int, cond bool) {
 		}
 		return
 	}
-	_ = walkKids(b, in, depth, cond, func(_ int, k *expr.Bound, kin *info, d int, c bool) error {
-		p.collect(k, kin, d, c)
-		return nil
-	})
+	d := kidDepth(b, depth)
+	for i, k := range b.Args() {
+		p.collect(k, in.kids[i], d, cond || conditional(b, i))
+	}
 }
 
 func (p *partitioner) emit(f int, b *expr.Bound) {
+	if k, ok := p.seen[b]; ok {
+		p.emitted = append(p.emitted, k)
+		return
+	}
 	h := expr.Hash(b.Expr())
 	if p.hashes[f] == nil {
 		p.hashes[f] = map[uint64][]int{}
 	}
 	for _, k := range p.hashes[f][h] {
 		if p.cands[f][k].Equal(b) {
+			p.seen[b] = k
 			p.emitted = append(p.emitted, k)
 			return
 		}
 	}
 	k := len(p.cands[f])
+	p.seen[b] = k
 	p.cands[f] = append(p.cands[f], b)
 	p.hashes[f][h] = append(p.hashes[f][h], k)
 	p.emitted = append(p.emitted, k)
@@ -435,13 +441,12 @@ func (p *partitioner) build(b *expr.Bound, in *info, depth int, cond bool) (*exp
 		return b, nil
 	}
 	args := make([]*expr.Bound, len(b.Args()))
-	err := walkKids(b, in, depth, cond, func(i int, k *expr.Bound, kin *info, d int, c bool) error {
+	d := kidDepth(b, depth)
+	for i, k := range b.Args() {
 		var err error
-		args[i], err = p.build(k, kin, d, c)
-		return err
-	})
-	if err != nil {
-		return nil, err
+		if args[i], err = p.build(k, in.kids[i], d, cond || conditional(b, i)); err != nil {
+			return nil, err
+		}
 	}
 	return b.WithArgs(args)
 }

@@ -2,6 +2,7 @@ package partition_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -247,5 +248,29 @@ func TestConjoinEdges(t *testing.T) {
 	}
 	if _, err := partition.Conjoin([]*expr.Bound{nil}); err == nil {
 		t.Errorf("nil part: got no error")
+	}
+}
+
+func BenchmarkByField(b *testing.B) {
+	root := mustType(b, "struct<a: i64, b: i64>")
+	scope := expr.ScopeOf(root)
+	a, bcol := bindSrc(b, "a", scope), bindSrc(b, "b", scope)
+	for _, n := range []int{1000, 100_000} {
+		// ((a + b) + b) … : every level stays in the root.
+		chain := a
+		for i := 0; i < n; i++ {
+			next, err := expr.NewCall(fn.Add, chain, bcol)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chain = next
+		}
+		b.Run(fmt.Sprintf("depth=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := partition.ByField(chain, scope); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
