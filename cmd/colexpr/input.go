@@ -208,7 +208,7 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 	props := parquet.NewReaderProperties(mem)
 	// Read column chunks page by page rather than whole.
 	props.BufferedStreamEnabled = true
-	props.BufferSize = 1 << 20
+	props.BufferSize = 128 << 10
 	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
 	if err != nil {
 		return nil, fileError(path, "not a readable Parquet file", err)
