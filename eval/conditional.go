@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
@@ -15,14 +16,28 @@ import (
 )
 
 // The lazy conditionals: case_when and coalesce (fill_null) evaluate an
-// argument only over the rows that need it. Each such evaluation runs in a
-// subset env, a child of the call's env; the values it produces ("parts")
-// are merged back into one value of the call's rows at the end.
+// argument only over the rows that need it. Each such evaluation (evalRows)
+// runs in a child env of the call's env: a subset env holding just those
+// rows, or, when the argument cannot fail on null inputs, a masked env
+// holding all rows with the others made null. The values produced
+// ("parts") are merged back into one value of the call's rows at the end.
 
-// part is a value computed over some rows of an env.
+// part is a value computed for some rows of an env.
 type part struct {
 	d    datum.Datum
-	rows []int32 // the env rows it covers, in order; nil: all of them
+	rows []int32 // the env rows it is for, in order; nil: all of them
+	// full: d has a row for every env row (a masked evaluation), rather
+	// than one per entry of rows.
+	full bool
+}
+
+// at is the row of p.d holding the value of the j-th row of p.rows, env
+// row r.
+func (p part) at(j int, r int32) int {
+	if p.full {
+		return int(r)
+	}
+	return j
 }
 
 // caseWhen evaluates CASE WHEN c1 THEN v1 … [ELSE e] END. Condition i runs
@@ -34,49 +49,31 @@ func (ev *evaluator) caseWhen(e *env, b *expr.Bound, cw fn.CaseWhenFn) (datum.Da
 	var parts []part
 	defer func() { releaseParts(parts) }()
 	rem := all(e.n) // the rows of e no branch has taken
-	cur := e        // an env over rem
-	defer func() {
-		if cur != e {
-			cur.release()
-		}
-	}()
 	for i := range cw.Branches(len(args)) {
-		cond, err := ev.eval(cur, args[2*i])
+		cond, err := ev.evalRows(e, rem, args[2*i])
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		taken, rest, allTrue := splitTrue(cond)
-		cond.Release()
-		if allTrue { // every remaining row takes this branch
-			v, err := ev.eval(cur, args[2*i+1])
-			if err != nil {
-				return datum.Datum{}, err
-			}
-			parts = append(parts, part{v, rem.list})
-			rem = rows{}
-			break
-		}
-		if len(taken) == 0 {
+		taken, rest := splitTrue(cond, rem)
+		cond.d.Release()
+		if taken.n == 0 {
 			continue
 		}
-		picked := rem.compose(taken)
-		v, err := ev.evalOver(e, picked, args[2*i+1])
+		v, err := ev.evalRows(e, taken, args[2*i+1])
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		parts = append(parts, part{v, picked.list})
-		rem = rem.compose(rest)
-		if cur != e {
-			cur.release()
+		parts = append(parts, v)
+		if rem = rest; rem.n == 0 {
+			break
 		}
-		cur = e.child(rem.n, rem.list, nil)
 	}
 	if cw.HasElse && rem.n > 0 {
-		v, err := ev.eval(cur, args[len(args)-1])
+		v, err := ev.evalRows(e, rem, args[len(args)-1])
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		parts = append(parts, part{v, rem.list})
+		parts = append(parts, v)
 	}
 	out, err := ev.merge(e, parts, b.DType())
 	parts = nil
@@ -90,54 +87,139 @@ func (ev *evaluator) coalesce(e *env, b *expr.Bound) (datum.Datum, error) {
 	var parts []part
 	defer func() { releaseParts(parts) }()
 	rem := all(e.n)
-	cur := e
-	defer func() {
-		if cur != e {
-			cur.release()
-		}
-	}()
 	for i, a := range args {
-		v, err := ev.eval(cur, a)
+		v, err := ev.evalRows(e, rem, a)
 		if err != nil {
 			return datum.Datum{}, err
 		}
 		if i == len(args)-1 {
-			parts = append(parts, part{v, rem.list})
+			parts = append(parts, v)
 			break
 		}
-		if v.IsScalar() {
-			if v.Scalar().IsNull() {
-				continue // every row is still null: the next argument runs over the same env
-			}
-			parts = append(parts, part{v, rem.list})
+		if v.d.IsScalar() && v.d.Scalar().IsNull() {
+			continue // every row is still null: the next argument runs over the same rows
+		}
+		parts = append(parts, v)
+		if rem = nullRows(v, rem); rem.n == 0 {
 			break
 		}
-		parts = append(parts, part{v, rem.list})
-		nulls := nullRows(v.Array())
-		if len(nulls) == 0 {
-			break
-		}
-		rem = rem.compose(nulls)
-		if cur != e {
-			cur.release()
-		}
-		cur = e.child(rem.n, rem.list, nil)
 	}
 	out, err := ev.merge(e, parts, b.DType())
 	parts = nil
 	return out, err
 }
 
-// evalOver evaluates b over the rows list of e, in a subset env.
-func (ev *evaluator) evalOver(e *env, r rows, b *expr.Bound) (datum.Datum, error) {
+// evalRows evaluates b for the rows r of e: in e itself when r is all its
+// rows; in a masked env when b is safe there and r is a large part of e;
+// otherwise in a subset env.
+func (ev *evaluator) evalRows(e *env, r rows, b *expr.Bound) (part, error) {
+	if r.list == nil {
+		d, err := ev.eval(e, b)
+		return part{d: d, full: true}, err
+	}
+	if r.n*4 >= e.n && ev.maskable(e, b) {
+		mask := make([]byte, bitutil.BytesForBits(int64(e.n)))
+		for _, i := range r.list {
+			bitutil.SetBit(mask, int(i))
+		}
+		m := e.masked(mask)
+		defer m.release()
+		d, err := ev.eval(m, b)
+		return part{d: d, rows: r.list, full: true}, err
+	}
 	sub := e.child(r.n, r.list, nil)
 	defer sub.release()
-	return ev.eval(sub, b)
+	d, err := ev.eval(sub, b)
+	return part{d: d, rows: r.list}, err
+}
+
+// maskable reports whether b may run in a masked env of e: it cannot fail
+// on the masked rows (maskSafe), and every value it reads from e is an
+// array, which masking can null out.
+func (ev *evaluator) maskable(e *env, b *expr.Bound) bool {
+	if safe, ok := ev.safe[b]; ok && !safe {
+		return false
+	} else if !ok {
+		safe, _ = maskSafe(b)
+		if ev.safe == nil {
+			ev.safe = map[*expr.Bound]bool{}
+		}
+		ev.safe[b] = safe
+		if !safe {
+			return false
+		}
+	}
+	r := ev.refsOf(b)
+	if r.root && (e.root == nil || e.root.isScalar()) {
+		return false
+	}
+	for _, name := range r.vars {
+		if v := e.lookup(name); v == nil || v.isScalar() {
+			return false
+		}
+	}
+	return true
+}
+
+// maskSafe reports whether evaluating b where $ and every variable are
+// null can raise no error (safe), and whether b is then null (null).
+//
+// A fallible function raises only on rows where it computes; a
+// null-propagating one computes no row where an argument is null, so it is
+// safe when an argument is null on the masked rows, or when it reads
+// neither $ nor a variable (then it fails for the selected rows as well).
+// The lazy forms choose rows by values, so they are never safe.
+func maskSafe(b *expr.Bound) (safe, null bool) {
+	switch b.Kind() {
+	case expr.KindRoot, expr.KindVar:
+		return true, true
+	case expr.KindLambda:
+		return false, false
+	}
+	switch b.Fn().(type) {
+	case fn.LiteralFn:
+		return true, false
+	case fn.GetItemFn:
+		return maskSafe(b.Arg(0))
+	case fn.CaseWhenFn:
+		return false, false
+	}
+	if lazyForm(b.Fn()) != formKernel {
+		return false, false
+	}
+	anyNull, reads := false, false
+	for _, a := range b.Args() {
+		s, n := maskSafe(a)
+		if !s {
+			return false, false
+		}
+		anyNull = anyNull || n
+		reads = reads || readsInput(a)
+	}
+	propagating := b.Fn().NullHandling() == fn.NullPropagating
+	if b.Fn().Fallible() && reads && !(propagating && anyNull) {
+		return false, false
+	}
+	return true, propagating && anyNull
+}
+
+// readsInput reports whether b reads $ or a variable.
+func readsInput(b *expr.Bound) bool {
+	if b.Kind() == expr.KindRoot || b.Kind() == expr.KindVar {
+		return true
+	}
+	for _, a := range b.Args() {
+		if readsInput(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // merge combines parts into one value over e's rows: a row takes its value
-// from the last part that covers it, and is null when none does. It takes
-// over the parts' references.
+// from the last part that is for it, and is null when none is. It takes
+// over the parts' references. Fixed-width values are scattered straight
+// into the result; other types are concatenated and gathered.
 func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, error) {
 	defer releaseParts(parts)
 	switch {
@@ -146,48 +228,172 @@ func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, er
 	case len(parts) == 1 && parts[0].rows == nil:
 		d := parts[0].d.Retain()
 		if d.IsScalar() {
-			return d, nil
+			return datum.FromScalar(d.Scalar(), e.n), nil
 		}
 		return datum.FromArray(d.Array(), t), nil
 	}
-	arrs := make([]arrow.Array, 0, len(parts))
+	want := dtype.ToArrow(t)
+	srcs := make([]mergeSrc, 0, len(parts))
 	defer func() {
-		for _, a := range arrs {
-			a.Release()
+		for _, s := range srcs {
+			s.arr.Release()
 		}
 	}()
-	pos := make([]int32, e.n)
-	for i := range pos {
-		pos[i] = -1
-	}
-	base := 0
 	for _, p := range parts {
-		arr, err := materialize(ev.mem, p.d, t)
+		var arr arrow.Array
+		var err error
+		if p.d.IsScalar() {
+			// A scalar part is one row that every row it is for reads.
+			arr, err = materialize(ev.mem, datum.FromScalar(p.d.Scalar(), 1), t)
+		} else {
+			arr, err = relabel(p.d.Array(), want)
+		}
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		arrs = append(arrs, arr)
-		if p.rows == nil {
-			for j := range p.d.Len() {
-				pos[j] = int32(base + j)
-			}
-		} else {
-			for j, r := range p.rows {
-				pos[r] = int32(base + j)
-			}
-		}
-		base += p.d.Len()
+		srcs = append(srcs, mergeSrc{arr: arr, p: p, one: p.d.IsScalar()})
 	}
-	all, err := array.Concatenate(arrs, ev.mem)
-	if err != nil {
-		return datum.Datum{}, fmt.Errorf("eval: merging branches of type %s: %w", t, err)
+	var out arrow.Array
+	var err error
+	if fw, ok := want.(arrow.FixedWidthDataType); ok && want.ID() != arrow.BOOL && want.ID() != arrow.NULL && fw.BitWidth()%8 == 0 {
+		out, err = scatterFixed(ev.mem, e.n, want, fw.BitWidth()/8, srcs)
+	} else {
+		out, err = ev.concatGather(e.n, t, srcs)
 	}
-	defer all.Release()
-	out, err := gather(ev.mem, all, pos)
 	if err != nil {
 		return datum.Datum{}, err
 	}
 	return datum.FromArray(out, t), nil
+}
+
+// mergeSrc is a part as an array (a scalar part as one row).
+type mergeSrc struct {
+	arr arrow.Array
+	p   part
+	one bool
+}
+
+// each calls f with every env row r the part is for and the row i of arr
+// holding its value.
+func (s mergeSrc) each(n int, f func(r, i int)) {
+	switch {
+	case s.p.rows == nil:
+		for r := range n {
+			if s.one {
+				f(r, 0)
+			} else {
+				f(r, r)
+			}
+		}
+	default:
+		for j, r := range s.p.rows {
+			if s.one {
+				f(int(r), 0)
+			} else {
+				f(int(r), s.p.at(j, r))
+			}
+		}
+	}
+}
+
+// scatterFixed merges fixed-width parts of width bytes per value.
+func scatterFixed(mem memory.Allocator, n int, t arrow.DataType, width int, srcs []mergeSrc) (arrow.Array, error) {
+	vals := newBuffer(mem, n*width)
+	defer vals.Release()
+	valid := newBitmap(mem, n)
+	defer valid.Release()
+	for _, s := range srcs {
+		switch width {
+		case 1:
+			scatterTyped[uint8](vals.Bytes(), valid.Bytes(), n, s)
+		case 2:
+			scatterTyped[uint16](vals.Bytes(), valid.Bytes(), n, s)
+		case 4:
+			scatterTyped[uint32](vals.Bytes(), valid.Bytes(), n, s)
+		case 8:
+			scatterTyped[uint64](vals.Bytes(), valid.Bytes(), n, s)
+		case 16:
+			scatterTyped[[2]uint64](vals.Bytes(), valid.Bytes(), n, s)
+		case 32:
+			scatterTyped[[4]uint64](vals.Bytes(), valid.Bytes(), n, s)
+		default:
+			return nil, fmt.Errorf("eval: cannot merge values of Arrow type %s", t)
+		}
+	}
+	nulls := n - bitutil.CountSetBits(valid.Bytes(), 0, n)
+	bufs := []*memory.Buffer{valid, vals}
+	if nulls == 0 {
+		bufs[0] = nil
+	}
+	d := array.NewData(t, n, bufs, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+// scatterTyped writes the values of one part, of Go type T, into out and
+// their validity into valid (later parts overwrite earlier ones).
+func scatterTyped[T any](outBytes, valid []byte, n int, s mergeSrc) {
+	out := reinterpret[T](outBytes)
+	d := s.arr.Data()
+	src := reinterpret[T](bufferBytes(d, 1))
+	off := d.Offset()
+	sv := validityOf(d)
+	put := func(r, i int) {
+		if sv.valid(i) {
+			out[r] = src[off+i]
+			bitutil.SetBit(valid, r)
+		} else {
+			bitutil.ClearBit(valid, r)
+		}
+	}
+	switch {
+	case s.p.rows == nil && !s.one:
+		for r := range n {
+			put(r, r)
+		}
+	case s.p.rows == nil:
+		for r := range n {
+			put(r, 0)
+		}
+	case s.one:
+		for _, r := range s.p.rows {
+			put(int(r), 0)
+		}
+	case s.p.full:
+		for _, r := range s.p.rows {
+			put(int(r), int(r))
+		}
+	default:
+		for j, r := range s.p.rows {
+			put(int(r), j)
+		}
+	}
+}
+
+// concatGather merges parts of any type: their arrays concatenated, then
+// gathered in row order.
+func (ev *evaluator) concatGather(n int, t dtype.DType, srcs []mergeSrc) (arrow.Array, error) {
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	arrs := make([]arrow.Array, len(srcs))
+	base := 0
+	for k, s := range srcs {
+		s.each(n, func(r, i int) { pos[r] = int32(base + i) })
+		arrs[k] = s.arr
+		base += s.arr.Len()
+	}
+	src := arrs[0]
+	if len(arrs) > 1 {
+		all, err := array.Concatenate(arrs, ev.mem)
+		if err != nil {
+			return nil, fmt.Errorf("eval: merging branches of type %s: %w", t, err)
+		}
+		defer all.Release()
+		src = all
+	}
+	return gather(ev.mem, src, pos)
 }
 
 func releaseParts(parts []part) {
@@ -196,8 +402,8 @@ func releaseParts(parts []part) {
 	}
 }
 
-// rows is a set of rows of an env: the first n rows when list is nil,
-// otherwise the rows listed (in increasing order).
+// rows is a set of rows of an env: all of its n rows when list is nil,
+// otherwise the rows listed, in increasing order.
 type rows struct {
 	n    int
 	list []int32
@@ -205,53 +411,92 @@ type rows struct {
 
 func all(n int) rows { return rows{n: n} }
 
-// compose is the rows of r picked by idx (indices into r).
-func (r rows) compose(idx []int32) rows {
+// row is the j-th row of r.
+func (r rows) row(j int) int32 {
 	if r.list == nil {
-		return rows{n: len(idx), list: idx}
+		return int32(j)
 	}
-	out := make([]int32, len(idx))
-	for i, j := range idx {
-		out[i] = r.list[j]
-	}
-	return rows{n: len(out), list: out}
+	return r.list[j]
 }
 
-// splitTrue splits the rows of a boolean datum into those that are true
-// and the others (false or null). A scalar gives all rows to one side:
-// allTrue, or neither list.
-func splitTrue(d datum.Datum) (taken, rest []int32, allTrue bool) {
-	if d.IsScalar() {
-		v, ok := d.Scalar().Value().(bool)
-		return nil, nil, ok && v
+// splitTrue splits the rows r, for which the boolean part p was computed,
+// into those where p is true and the others (false or null).
+func splitTrue(p part, r rows) (taken, rest rows) {
+	if p.d.IsScalar() {
+		if v, ok := p.d.Scalar().Value().(bool); ok && v {
+			return r, rows{}
+		}
+		return rows{}, r
 	}
-	n := d.Len()
-	ad := d.Array().Data()
+	ad := p.d.Array().Data()
+	if r.list == nil {
+		// All rows: walk the set bits of values AND validity word by word.
+		n := r.n
+		words := make([]byte, bitutil.BytesForBits(int64(n)))
+		bitutil.CopyBitmap(bufferBytes(ad, 1), ad.Offset(), n, words, 0)
+		if nullCount(ad) > 0 {
+			bitutil.BitmapAnd(words, bufferBytes(ad, 0), 0, int64(ad.Offset()), words, 0, int64(n))
+		}
+		k := bitutil.CountSetBits(words, 0, n)
+		t := make([]int32, 0, k)
+		o := make([]int32, 0, n-k)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			for b := 0; b < 8 && base/8+b < len(words); b++ {
+				w |= uint64(words[base/8+b]) << (8 * b)
+			}
+			hi := min(64, n-base)
+			for i := range hi {
+				if w&(1<<i) != 0 {
+					t = append(t, int32(base+i))
+				} else {
+					o = append(o, int32(base+i))
+				}
+			}
+		}
+		return rowsOf(t, r), rowsOf(o, r)
+	}
 	vals := bufferBytes(ad, 1)
 	valid := validityOf(ad)
 	off := ad.Offset()
-	taken = make([]int32, 0, n)
-	rest = make([]int32, 0, n)
-	for i := range n {
+	t := make([]int32, 0, r.n)
+	o := make([]int32, 0, r.n/8)
+	for j := range r.n {
+		row := r.row(j)
+		i := p.at(j, row)
 		if valid.valid(i) && bitutil.BitIsSet(vals, off+i) {
-			taken = append(taken, int32(i))
+			t = append(t, row)
 		} else {
-			rest = append(rest, int32(i))
+			o = append(o, row)
 		}
 	}
-	return taken, rest, len(rest) == 0
+	return rowsOf(t, r), rowsOf(o, r)
 }
 
-// nullRows lists the null rows of arr.
-func nullRows(arr arrow.Array) []int32 {
-	if arr.NullN() == 0 {
-		return nil
+// nullRows are the rows of r where the part p (computed for r) is null.
+func nullRows(p part, r rows) rows {
+	if p.d.IsScalar() {
+		if p.d.Scalar().IsNull() {
+			return r
+		}
+		return rows{}
 	}
+	valid := validityOf(p.d.Array().Data())
 	var out []int32
-	for i := range arr.Len() {
-		if arr.IsNull(i) {
-			out = append(out, int32(i))
+	for j := range r.n {
+		row := r.row(j)
+		if !valid.valid(p.at(j, row)) {
+			out = append(out, row)
 		}
 	}
-	return out
+	return rowsOf(out, r)
+}
+
+// rowsOf is the subset list of r, which is r itself when it holds all its
+// rows.
+func rowsOf(list []int32, r rows) rows {
+	if len(list) == r.n {
+		return r
+	}
+	return rows{n: len(list), list: list}
 }

@@ -109,7 +109,7 @@ func TestDifferential(t *testing.T) {
 		}
 		input.Release()
 		if mem.CurrentAlloc() != 0 {
-			t.Errorf("seed %d: %d bytes leaked evaluating %s", seed, mem.CurrentAlloc(), b.String())
+			t.Errorf("seed %d: %d bytes leaked evaluating %s", seed, mem.CurrentAlloc(), shorten(b.String()))
 		}
 	}
 	t.Logf("%d expressions: %d evaluated, %d failed on both sides (%s)", *flagIterations, stats.ok, stats.failed, stats.sentinels())

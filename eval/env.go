@@ -22,11 +22,17 @@ import (
 // the parent. Their bindings are gathered from the parent's lazily, on first
 // use, so a branch or a lambda body only copies what it reads, field by
 // field.
+//
+// A masked env is the other kind of child: the same rows as its parent, with
+// $ and the variables null on the rows outside a selection (mask). A branch
+// that cannot fail on null inputs (see maskSafe) runs there instead of in a
+// subset env, which saves gathering its inputs and scattering its result.
 type env struct {
 	n      int
 	parent *env
 	idx    []int32        // row i is row idx[i] of parent
 	mkIdx  func() []int32 // computes idx on first use, when idx is nil
+	mask   []byte         // a masked env: the selected rows, a bitmap of n bits
 	root   *binding       // nil when there is no $
 	vars   []*binding     // outermost first; the innermost definition wins
 	owned  []*binding     // released with the env
@@ -45,6 +51,9 @@ func (e *env) indices() []int32 {
 // for an element env, the row of the list the element belongs to.
 func (e *env) origRow(r int) int {
 	for ; e.parent != nil; e = e.parent {
+		if e.mask != nil {
+			continue
+		}
 		idx := e.indices()
 		if r < 0 || r >= len(idx) {
 			return -1
@@ -92,6 +101,14 @@ func (e *env) child(n int, idx []int32, mkIdx func() []int32) *env {
 	return c
 }
 
+// masked is an env over the rows of e whose $ and variables are null where
+// the bitmap mask (n bits, offset 0) is clear.
+func (e *env) masked(mask []byte) *env {
+	c := e.child(e.n, nil, nil)
+	c.mask = mask
+	return c
+}
+
 // A binding is the value of $ or of a variable in one env: either ready, or
 // gathered on first use from src (a binding of the parent env) with the
 // env's row indices. Fields read with get_item get bindings of their own,
@@ -120,9 +137,12 @@ func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
 			return datum.Datum{}, err
 		}
 		defer s.Release()
-		if s.IsScalar() {
+		switch {
+		case s.IsScalar():
 			b.d = datum.FromScalar(s.Scalar(), b.n)
-		} else {
+		case b.at.mask != nil:
+			b.d = datum.FromArray(maskArray(mem, s.Array(), b.at.mask, 0), b.dt)
+		default:
 			arr, err := gather(mem, s.Array(), b.at.indices())
 			if err != nil {
 				return datum.Datum{}, err
@@ -207,26 +227,35 @@ func structField(mem memory.Allocator, d datum.Datum, name string, t dtype.DType
 		return datum.Datum{}, fmt.Errorf("eval: get_item %q of an array of Arrow type %s, which has no such field", name, st.DataType())
 	}
 	child := st.Field(i)
-	if st.NullN() == 0 || child.DataType().ID() == arrow.NULL {
+	if st.NullN() == 0 {
 		child.Retain()
 		return datum.FromArray(child, t), nil
 	}
-	// Mask the struct's null rows: a new bitmap, aligned with the child's
-	// offset, that is the AND of both validities.
-	cd := child.Data()
+	// Mask the struct's null rows.
+	sd := st.Data()
+	return datum.FromArray(maskArray(mem, child, bufferBytes(sd, 0), sd.Offset()), t), nil
+}
+
+// maskArray is arr (its buffers shared) with the rows where the bitmap
+// bits (read from bit bitsOff on) is clear made null: a new validity
+// bitmap, aligned with arr's offset, that is the AND of both.
+func maskArray(mem memory.Allocator, arr arrow.Array, bits []byte, bitsOff int) arrow.Array {
+	cd := arr.Data()
+	if cd.DataType().ID() == arrow.NULL {
+		arr.Retain()
+		return arr
+	}
 	off, n := cd.Offset(), cd.Len()
 	bm := newBitmap(mem, off+n)
 	defer bm.Release()
-	sd := st.Data()
-	sv := bufferBytes(sd, 0)
 	if cv := bufferBytes(cd, 0); cv != nil && nullCount(cd) > 0 {
-		bitutil.BitmapAnd(sv, cv, int64(sd.Offset()), int64(off), bm.Bytes(), int64(off), int64(n))
+		bitutil.BitmapAnd(bits, cv, int64(bitsOff), int64(off), bm.Bytes(), int64(off), int64(n))
 	} else {
-		bitutil.CopyBitmap(sv, sd.Offset(), n, bm.Bytes(), off)
+		bitutil.CopyBitmap(bits, bitsOff, n, bm.Bytes(), off)
 	}
 	nulls := n - bitutil.CountSetBits(bm.Bytes(), off, n)
 	bufs := append([]*memory.Buffer{bm}, cd.Buffers()[1:]...)
 	nd := array.NewData(cd.DataType(), n, bufs, cd.Children(), nulls, off)
 	defer nd.Release()
-	return datum.FromArray(array.MakeFromData(nd), t), nil
+	return array.MakeFromData(nd)
 }

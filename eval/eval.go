@@ -219,7 +219,8 @@ func toScalar(d datum.Datum, t dtype.DType) (scalar.Scalar, error) {
 type evaluator struct {
 	mem  memory.Allocator
 	ctx  fn.Context
-	refs map[*expr.Bound]refs // what lambda bodies read from outside
+	refs map[*expr.Bound]refs // what lambdas and branches read from outside
+	safe map[*expr.Bound]bool // maskSafe of branches
 }
 
 func newEvaluator(mem memory.Allocator) *evaluator {

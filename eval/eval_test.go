@@ -47,8 +47,10 @@ func TestForms(t *testing.T) {
 		name string
 		e    func(p *probe) expr.Expr
 		want string
-		// probeRows is the number of rows check_pos saw, -1 to skip.
-		probeRows int
+		// probeValid is the number of non-null rows check_pos saw, -1 to
+		// skip: the values of the rows it runs for. (It may see more rows,
+		// null, when a branch runs masked.)
+		probeValid int
 	}
 	cases := []tc{
 		{"root field", func(*probe) expr.Expr { return a }, `[1,-2,null,4,-5]`, -1},
@@ -60,7 +62,7 @@ func TestForms(t *testing.T) {
 		{"case without else", func(*probe) expr.Expr { return caseWhen(ok, a) }, `[1,null,null,4,null]`, -1},
 		{"case branches see only their rows", func(p *probe) expr.Expr {
 			return caseWhen(ok, expr.Apply(checkPos(p), a), expr.Apply(checkPos(p), b))
-		}, `[1,null,30,4,50]`, 5},
+		}, `[1,null,30,4,50]`, 4},
 		{"case two branches", func(p *probe) expr.Expr {
 			return caseWhen(ok, a, expr.IsNull(ok), expr.Apply(checkPos(p), b), expr.Lit(int32(0)))
 		}, `[1,0,30,4,0]`, 1},
@@ -130,8 +132,8 @@ func TestForms(t *testing.T) {
 			if !arrow.TypeEqual(got.DataType(), dtype.ToArrow(bound.DType())) {
 				t.Errorf("result type %s, want %s", got.DataType(), dtype.ToArrow(bound.DType()))
 			}
-			if c.probeRows >= 0 && p.rows != c.probeRows {
-				t.Errorf("check_pos saw %d rows, want %d", p.rows, c.probeRows)
+			if c.probeValid >= 0 && p.valid != c.probeValid {
+				t.Errorf("check_pos saw %d non-null rows, want %d", p.valid, c.probeValid)
 			}
 			// Every slice of the input gives the slice of the result.
 			for i := 0; i <= input.Len(); i++ {
@@ -488,5 +490,32 @@ func TestGetItemZeroCopy(t *testing.T) {
 	col := input.(*array.Struct).Field(0)
 	if got.Data().Buffers()[1] != col.Data().Buffers()[1] {
 		t.Error("$.a copied the column")
+	}
+}
+
+// TestMaskSafe: which branches may run masked (over all rows, the others
+// made null) rather than over a gathered subset.
+func TestMaskSafe(t *testing.T) {
+	rt := mustType(t, formsType)
+	p := &probe{}
+	for _, c := range []struct {
+		e    expr.Expr
+		safe bool
+	}{
+		{a, true},
+		{expr.Add(a, b), true},
+		{expr.Apply(checkPos(p), a), true},
+		{expr.Apply(checkPos(p), expr.Lit(int32(-1))), true},                   // fails for the selected rows too
+		{expr.Apply(checkPos(p), expr.Coalesce(a, expr.Lit(int32(0)))), false}, // coalesce is lazy
+		{expr.Apply(checkPos(p), expr.Cast(expr.IsNull(a), dtype.Primitive(dtype.I32, false))), false},
+		{expr.IsNull(expr.Apply(checkPos(p), a)), true},
+		{expr.Cast(expr.Path("s", "x"), dtype.Primitive(dtype.I8, true)), true},
+		{caseWhen(ok, a), false},
+		{lambda(fn.ListTransform, xs, "x", x), false},
+	} {
+		bound := mustBind(t, c.e, rt)
+		if safe, _ := maskSafe(bound); safe != c.safe {
+			t.Errorf("maskSafe(%s) = %v, want %v", bound, safe, c.safe)
+		}
 	}
 }

@@ -33,8 +33,8 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 		return nil, err
 	}
 	defer d.Release()
-	keep, _, allTrue := splitTrue(d)
-	if allTrue || (!d.IsScalar() && len(keep) == d.Len()) {
+	keep, _ := splitTrue(part{d: d, full: true}, all(d.Len()))
+	if keep.n == d.Len() {
 		return array.NewRecordBatch(rec.Schema(), rec.Columns(), rec.NumRows()), nil
 	}
 	cols := make([]arrow.Array, rec.NumCols())
@@ -46,11 +46,11 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 		}
 	}()
 	for i, c := range rec.Columns() {
-		g, err := gather(mem, c, keep)
+		g, err := gather(mem, c, keep.list)
 		if err != nil {
 			return nil, fmt.Errorf("eval: filtering column %q: %w", rec.ColumnName(i), err)
 		}
 		cols[i] = g
 	}
-	return array.NewRecordBatch(rec.Schema(), cols, int64(len(keep))), nil
+	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.n)), nil
 }

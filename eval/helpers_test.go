@@ -156,6 +156,7 @@ func (f *testFn) Eval(ctx *fn.Context, args []datum.Datum, ret dtype.DType) (dat
 type probe struct {
 	calls   int
 	rows    int
+	valid   int // non-null rows
 	scalars int // calls whose arguments were all scalars
 }
 
@@ -177,12 +178,16 @@ func checkPos(p *probe) *testFn {
 			x := args[0]
 			if x.IsScalar() {
 				p.scalars++
+				if !x.Scalar().IsNull() {
+					p.valid++
+				}
 				if v, ok := x.Scalar().Value().(int64); ok && v < 0 {
 					return datum.Datum{}, &fn.EvalError{Fn: "check_pos", Row: 0, Err: errs.ErrInvalidArgument}
 				}
 				return x, nil
 			}
 			arr := x.Array()
+			p.valid += arr.Len() - arr.NullN()
 			for i := range arr.Len() {
 				if arr.IsValid(i) && intAt(arr, i) < 0 {
 					return datum.Datum{}, &fn.EvalError{Fn: "check_pos", Row: i, Err: errs.ErrInvalidArgument}

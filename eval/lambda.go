@@ -390,50 +390,51 @@ func elemArrowType(t arrow.DataType) arrow.DataType {
 	return t
 }
 
-// refs is what a lambda body reads from outside the lambda.
+// refs is what an expression (a lambda, a branch) reads from outside: $,
+// and the variables it does not bind itself.
 type refs struct {
 	root bool
 	vars []string
 }
 
-// lambdaRefs finds whether the body of lam reads $ and which variables it
-// reads that lam (or a lambda inside it) does not bind.
-func (ev *evaluator) lambdaRefs(lam *expr.Bound) refs {
-	if r, ok := ev.refs[lam]; ok {
+// refsOf finds whether b reads $ and which variables it reads that it does
+// not bind (as a lambda, or with a lambda inside it).
+func (ev *evaluator) refsOf(b *expr.Bound) refs {
+	if r, ok := ev.refs[b]; ok {
 		return r
 	}
 	var r refs
 	seen := map[string]bool{}
-	var walk func(b *expr.Bound, bound []string)
-	walk = func(b *expr.Bound, bound []string) {
-		switch b.Kind() {
+	var walk func(n *expr.Bound, bound []string)
+	walk = func(n *expr.Bound, bound []string) {
+		switch n.Kind() {
 		case expr.KindRoot:
 			r.root = true
 		case expr.KindVar:
-			if !contains(bound, b.Name()) && !seen[b.Name()] {
-				seen[b.Name()] = true
-				r.vars = append(r.vars, b.Name())
+			if !contains(bound, n.Name()) && !seen[n.Name()] {
+				seen[n.Name()] = true
+				r.vars = append(r.vars, n.Name())
 			}
 		case expr.KindLambda:
-			walk(b.Body(), append(append([]string(nil), bound...), b.Params()...))
+			walk(n.Body(), append(append([]string(nil), bound...), n.Params()...))
 		default:
-			for _, a := range b.Args() {
+			for _, a := range n.Args() {
 				walk(a, bound)
 			}
 		}
 	}
-	walk(lam, nil)
+	walk(b, nil)
 	if ev.refs == nil {
 		ev.refs = map[*expr.Bound]refs{}
 	}
-	ev.refs[lam] = r
+	ev.refs[b] = r
 	return r
 }
 
 // closedOverScalars reports whether everything the lambda reads from e is
 // a scalar.
 func (ev *evaluator) closedOverScalars(e *env, lam *expr.Bound) bool {
-	r := ev.lambdaRefs(lam)
+	r := ev.refsOf(lam)
 	if r.root && (e.root == nil || !e.root.isScalar()) {
 		return false
 	}

@@ -155,7 +155,10 @@ func refEval(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 		}
 		vals[i] = v
 	}
-	if b.Fn().NullHandling() == fn.NullPropagating {
+	// between is documented as lo <= x AND x <= hi, a Kleene AND: false
+	// when either comparison is false, even if the other is null. (fn
+	// declares it null-propagating, which that definition contradicts.)
+	if b.Fn().NullHandling() == fn.NullPropagating && b.Fn().ID() != "between" {
 		for _, v := range vals {
 			if v.IsNull() {
 				return scalar.Null(t), nil
@@ -255,7 +258,17 @@ func refCall(b *expr.Bound, v []scalar.Scalar) (scalar.Scalar, error) {
 		if f.Try {
 			return scalar.TryCast(v[0], t), nil
 		}
-		return scalar.Cast(v[0], t)
+		r, err := scalar.Cast(v[0], t)
+		if err != nil {
+			re := &refError{msg: err.Error()}
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					re.sentinels = append(re.sentinels, s)
+				}
+			}
+			return scalar.Scalar{}, re
+		}
+		return r, nil
 	case fn.LikeFn:
 		if v[0].IsNull() || v[1].IsNull() {
 			return scalar.Null(t), nil
