@@ -159,7 +159,8 @@ func absorb(n *expr.Bound, v bool) *expr.Bound {
 	return nil
 }
 
-// AndSelf drops a repeated operand of AND:
+// AndSelf drops a repeated operand of AND (unless it calls a Volatile
+// function, whose two evaluations may differ):
 //
 //	p AND p  →  p
 var AndSelf = &Rule{
@@ -168,7 +169,8 @@ var AndSelf = &Rule{
 	Rewrite: idempotent,
 }
 
-// OrSelf drops a repeated operand of OR:
+// OrSelf drops a repeated operand of OR (unless it calls a Volatile
+// function):
 //
 //	p OR p  →  p
 var OrSelf = &Rule{
@@ -178,7 +180,7 @@ var OrSelf = &Rule{
 }
 
 func idempotent(c *Context, n *expr.Bound) *expr.Bound {
-	if sameTree(n.Arg(0), n.Arg(1)) {
+	if sameTree(n.Arg(0), n.Arg(1)) && deterministic(n.Arg(0)) {
 		return keep(n.Arg(0), n.DType())
 	}
 	return nil
@@ -255,6 +257,7 @@ var LiteralRight = &Rule{
 // once, at the top of a chain (a node whose parent is not an OR), so a chain
 // of n comparisons costs O(n), not O(n²). The dtype is unchanged: in_list is
 // nullable exactly when one of its arguments is, as the equalities were.
+// An expression that calls a Volatile function is never grouped.
 var OrEqToIn = &Rule{
 	Name:    "binary/or_eq_to_in",
 	Fns:     []string{"or"},
@@ -266,8 +269,8 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 		return nil
 	}
 	// Operands of the chain, left to right.
-	var leaves []*expr.Bound
-	stack := []*expr.Bound{n}
+	leaves := make([]*expr.Bound, 0, 16)
+	stack := append(make([]*expr.Bound, 0, 16), n)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -290,6 +293,10 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 		if x == nil {
 			continue
 		}
+		if !deterministic(x) {
+			// Each comparison sees its own value of x: they cannot share one.
+			continue
+		}
 		g := -1
 		for j := range groups {
 			if sameTree(groups[j].x, x) {
@@ -298,7 +305,7 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 			}
 		}
 		if g < 0 {
-			groups = append(groups, group{x: x})
+			groups = append(groups, group{x: x, values: make([]*expr.Bound, 0, len(leaves)-i)})
 			g = len(groups) - 1
 		}
 		groups[g].values = append(groups[g].values, values...)
@@ -318,6 +325,10 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 				continue
 			}
 			emitted[g] = true
+			// The IN list's arguments are optimized already: say so, so the
+			// engine does not walk them again.
+			c.Reuse(groups[g].x)
+			c.Reuse(groups[g].values...)
 			args := make([]*expr.Bound, 0, len(groups[g].values)+1)
 			args = append(args, groups[g].x)
 			args = append(args, groups[g].values...)
@@ -326,6 +337,9 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 				return nil
 			}
 			item = in
+		}
+		if item == l {
+			c.Reuse(l)
 		}
 		if acc == nil {
 			acc = item

@@ -157,6 +157,9 @@ var CaseCoalesce = &Rule{
 		default:
 			return nil
 		}
+		if !deterministic(x) {
+			return nil // the CASE evaluates x twice, coalesce once
+		}
 		b, err := expr.NewCall(fn.Coalesce, x, fill)
 		if err != nil {
 			return nil

@@ -203,3 +203,19 @@ func hasFloat(t dtype.DType) bool {
 
 // isNested reports whether t is a struct or a list.
 func isNested(t dtype.DType) bool { return t.IsStruct() || t.IsList() }
+
+// deterministic reports whether b calls no Volatile function: evaluating
+// it twice gives the same values, so rules may merge or duplicate it.
+func deterministic(b *expr.Bound) bool {
+	var buf [16]*expr.Bound
+	stack := append(buf[:0], b)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind() == expr.KindCall && n.Fn().Volatility() != fn.Immutable {
+			return false
+		}
+		stack = append(stack, n.Args()...)
+	}
+	return true
+}

@@ -39,8 +39,55 @@ type Optimizer struct {
 
 	// dispatch lists, per function id, the enabled rules that can match a
 	// call of it, in registration order (rules for every node merged in).
-	dispatch map[string][]int
+	dispatch dispatchTable
 	anyRules []int
+}
+
+// dispatchTable is a small open-addressing hash table from function id to
+// rule list. Looking a node's rules up is the one per-node cost of a run
+// that does not depend on the rules, so it avoids hashing the whole id:
+// the hash mixes the length and the first and last bytes.
+type dispatchTable struct {
+	slots []dispatchSlot
+	mask  uint32
+}
+
+type dispatchSlot struct {
+	id   string
+	list []int
+	used bool
+}
+
+func hashID(id string) uint32 {
+	if id == "" {
+		return 0
+	}
+	return uint32(len(id))*0x9e3779b1 ^ uint32(id[0])*0x85ebca6b ^ uint32(id[len(id)-1])*0xc2b2ae35
+}
+
+func newDispatchTable(lists map[string][]int) dispatchTable {
+	size := 8
+	for size < 4*len(lists) {
+		size *= 2
+	}
+	t := dispatchTable{slots: make([]dispatchSlot, size), mask: uint32(size - 1)}
+	for id, list := range lists {
+		i := hashID(id) & t.mask
+		for t.slots[i].used {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = dispatchSlot{id: id, list: list, used: true}
+	}
+	return t
+}
+
+func (t *dispatchTable) lookup(id string) ([]int, bool) {
+	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
+		if t.slots[i].id == id {
+			return t.slots[i].list, true
+		}
+	}
+	return nil, false
 }
 
 type ruleCounters struct {
@@ -222,7 +269,7 @@ func (o *Optimizer) rebuild() {
 			ids[id] = true
 		}
 	}
-	o.dispatch = make(map[string][]int, len(ids))
+	lists := make(map[string][]int, len(ids))
 	for id := range ids {
 		var list []int
 		for i, r := range o.rules {
@@ -240,14 +287,15 @@ func (o *Optimizer) rebuild() {
 				}
 			}
 		}
-		o.dispatch[id] = list
+		lists[id] = list
 	}
+	o.dispatch = newDispatchTable(lists)
 }
 
 // rulesFor lists the enabled rules that can match n.
 func (o *Optimizer) rulesFor(n *expr.Bound) []int {
 	if n.Kind() == expr.KindCall {
-		if list, ok := o.dispatch[n.Fn().ID()]; ok {
+		if list, ok := o.dispatch.lookup(n.Fn().ID()); ok {
 			return list
 		}
 	}

@@ -391,3 +391,56 @@ func TestDeepTree(t *testing.T) {
 		t.Fatalf("long OR chain: %s… after %v", out.Fn().ID(), tr.Fired())
 	}
 }
+
+// randomFn is a Volatile function for the tests: rules must not merge,
+// duplicate or fold its calls.
+type randomFn struct{}
+
+func (randomFn) ID() string      { return "test_random" }
+func (randomFn) Arity() fn.Arity { return fn.Exactly(0) }
+func (randomFn) ReturnType([]dtype.DType) (dtype.DType, error) {
+	return dtype.Primitive(dtype.I32, false), nil
+}
+func (randomFn) NullHandling() fn.NullHandling { return fn.NullPropagating }
+func (randomFn) Volatility() fn.Volatility     { return fn.Volatile }
+func (randomFn) Fallible() bool                { return false }
+func (randomFn) Equal(o fn.Function) bool      { _, ok := o.(randomFn); return ok }
+func (randomFn) Hash() uint64                  { return 7 }
+
+var _ fn.Function = randomFn{}
+
+func TestVolatileIsNeitherMergedNorFolded(t *testing.T) {
+	rnd := func() *expr.Bound {
+		b, err := expr.NewCall(randomFn{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	mk := func(f fn.Function, args ...*expr.Bound) *expr.Bound {
+		b, err := expr.NewCall(f, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	five := expr.NewLiteral(scalar.Int32(5))
+	gt := func() *expr.Bound { return mk(fn.Gt, rnd(), five) }
+	eq := func(v int32) *expr.Bound { return mk(fn.Eq, rnd(), expr.NewLiteral(scalar.Int32(v))) }
+	n := mk(fn.GetItem("n"), expr.NewRoot(schema))
+	nr := mk(fn.Add, rnd(), n)
+	isNull := mk(fn.IsNull, nr)
+	for _, b := range []*expr.Bound{
+		mk(fn.And, gt(), gt()),
+		mk(fn.Or, eq(1), eq(2)),
+		mk(fn.CaseWhen(true), isNull, five, nr),
+		mk(fn.Add, rnd(), five),
+	} {
+		out, tr := mustOptimize(t, optimize.New(), b)
+		for _, r := range tr.Fired() {
+			if r == "binary/and_self" || r == "binary/or_eq_to_in" || r == "conditional/case_coalesce" || r == "fold/constant" {
+				t.Errorf("%s: %s fired: %s", b, r, out)
+			}
+		}
+	}
+}

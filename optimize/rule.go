@@ -77,6 +77,17 @@ func (c *Context) Lookup(name string) (dtype.DType, bool) {
 	return c.r.scopes[len(c.r.scopes)-1].Lookup(name)
 }
 
+// Reuse tells the engine that the replacement the rule is about to return
+// reuses these subtrees of the node, which are already optimized, so they
+// are not walked again. Children and grandchildren of the node are known
+// without it; a rule that takes nodes from deeper down (as
+// binary/or_eq_to_in does from a whole OR chain) may name them, in the
+// order the replacement holds them. It is only a saving: naming a node that
+// is not from the node's subtree would leave that node unoptimized.
+func (c *Context) Reuse(nodes ...*expr.Bound) {
+	c.r.known = append(c.r.known, nodes...)
+}
+
 // Fold evaluates n, a call whose arguments are literals (lambda arguments
 // may refer only to their own parameters), with the evaluator's kernels and
 // returns the result as a literal of n's dtype. It returns nil when n is not

@@ -43,6 +43,7 @@ type frame struct {
 	used int32 // rewrites this node position has taken
 	kLo  int32 // range of run.known that is already optimized
 	kHi  int32
+	kCur int32 // where in the range to look first
 }
 
 var runPool = sync.Pool{New: func() any {
@@ -54,7 +55,7 @@ var runPool = sync.Pool{New: func() any {
 
 // maxPooledStack bounds the stacks a pooled run keeps, so one huge tree
 // does not pin its memory.
-const maxPooledStack = 1 << 16
+const maxPooledStack = 1 << 18
 
 func (r *run) reset() {
 	r.o, r.trace = nil, nil
@@ -87,7 +88,7 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 			switch {
 			case c == nil:
 				return nil, fmt.Errorf("%w: argument %d of %s", ErrNilNode, f.next, expr.Label(f.n))
-			case f.kHi > f.kLo && r.isKnown(c, f.kLo, f.kHi):
+			case f.kHi > f.kLo && r.isKnown(c, f):
 				r.results = append(r.results, c)
 			default:
 				r.settle(c, f.used, f.kLo, f.kHi)
@@ -122,7 +123,7 @@ func (r *run) settle(n *expr.Bound, used, kLo, kHi int32) {
 			if n.Kind() == expr.KindLambda {
 				r.pushScope(n)
 			}
-			r.frames = append(r.frames, frame{n: n, used: used, kLo: kLo, kHi: kHi})
+			r.frames = append(r.frames, frame{n: n, used: used, kLo: kLo, kHi: kHi, kCur: kLo})
 			return
 		}
 		out, lo, hi, ok := r.rewrite(n, used)
@@ -134,9 +135,20 @@ func (r *run) settle(n *expr.Bound, used, kLo, kHi int32) {
 	}
 }
 
-func (r *run) isKnown(c *expr.Bound, lo, hi int32) bool {
-	for _, k := range r.known[lo:hi] {
-		if k == c {
+// isKnown reports whether c is in the frame's range of known nodes. The
+// search starts after the previous match: a replacement usually lists the
+// nodes it reuses in the order the rule gave them, so a long list costs one
+// comparison per child.
+func (r *run) isKnown(c *expr.Bound, f *frame) bool {
+	for i := f.kCur; i < f.kHi; i++ {
+		if r.known[i] == c {
+			f.kCur = i + 1
+			return true
+		}
+	}
+	for i := f.kLo; i < f.kCur; i++ {
+		if r.known[i] == c {
+			f.kCur = i + 1
 			return true
 		}
 	}
@@ -196,19 +208,23 @@ func (r *run) parent() *expr.Bound {
 // rule whose replacement the hook accepts wins; its replacement is returned
 // with the range of r.known holding n's children and grandchildren.
 func (r *run) rewrite(n *expr.Bound, used int32) (out *expr.Bound, kLo, kHi int32, ok bool) {
+	lo := int32(len(r.known))
 	for _, i := range r.o.rulesFor(n) {
 		out := r.o.rules[i].Rewrite(&r.ctx, n)
 		if out == nil {
+			r.forget(lo)
 			continue
 		}
 		use, stop := r.hook(i, n, out, used)
+		if !use {
+			r.forget(lo)
+		}
 		if stop {
 			break
 		}
 		if !use {
 			continue
 		}
-		lo := int32(len(r.known))
 		for _, a := range n.Args() {
 			r.known = append(r.known, a)
 			r.known = append(r.known, a.Args()...)
@@ -216,6 +232,14 @@ func (r *run) rewrite(n *expr.Bound, used int32) (out *expr.Bound, kLo, kHi int3
 		return out, lo, int32(len(r.known)), true
 	}
 	return nil, 0, 0, false
+}
+
+// forget drops what a rule that did not apply passed to Context.Reuse.
+func (r *run) forget(lo int32) {
+	if int32(len(r.known)) > lo {
+		clear(r.known[lo:])
+		r.known = r.known[:lo]
+	}
 }
 
 // hook is the one place every rule application goes through. It validates
@@ -231,7 +255,7 @@ func (r *run) hook(i int, before, after *expr.Bound, used int32) (use, stop bool
 		reason = "replacement is a lambda"
 	case !after.DType().Equal(before.DType()):
 		reason = fmt.Sprintf("replacement has dtype %s, want %s", after.DType(), before.DType())
-	case after == before || after.Equal(before):
+	case after == before || sameTree(after, before):
 		reason = "replacement equals the original"
 	}
 	if reason != "" {

@@ -176,6 +176,9 @@ var PackIdentity = &Rule{
 				return nil
 			}
 		}
+		if !deterministic(s) {
+			return nil // the pack evaluates s once per field
+		}
 		return keep(s, n.DType())
 	},
 }
