@@ -32,8 +32,8 @@ func Bind(e expr.Expr, scope expr.Scope) (*expr.Bound, error) {
 }
 
 func run(e expr.Expr, scope expr.Scope) (expr.Expr, *expr.Bound, error) {
-	w := walker{}
-	a, err := w.walk(e, scope)
+	w := walker{scope: &scope}
+	a, err := w.walk(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,6 +56,11 @@ func (a arg) dt() dtype.DType { return a.b.DType() }
 // error is reported.
 type walker struct {
 	path []string
+	// scope is the scope of the node being visited; a lambda body swaps in
+	// its own. Held here rather than passed down, to keep the recursion's
+	// stack frames small: deep trees make deep stacks, which the garbage
+	// collector scans on every cycle.
+	scope *expr.Scope
 }
 
 func (w *walker) push(seg string) { w.path = append(w.path, seg) }
@@ -88,7 +93,8 @@ func (w *walker) bindFail(e expr.Expr, err error) error {
 
 // leaf binds a node without children (or reports why it cannot be bound),
 // placing binding's error at the walker's path.
-func (w *walker) leaf(e expr.Expr, scope expr.Scope) (arg, error) {
+func (w *walker) leaf(e expr.Expr) (arg, error) {
+	scope := *w.scope
 	switch n := e.(type) {
 	case *expr.Root:
 		return arg{e, expr.NewRoot(scope.Root())}, nil
@@ -115,7 +121,7 @@ func (w *walker) leaf(e expr.Expr, scope expr.Scope) (arg, error) {
 	return arg{e, b}, nil
 }
 
-func (w *walker) walk(e expr.Expr, scope expr.Scope) (arg, error) {
+func (w *walker) walk(e expr.Expr) (arg, error) {
 	c, ok := e.(*expr.Call)
 	if ok && c.Fn == nil {
 		// Not something the parser makes; the printer cannot show it.
@@ -124,43 +130,60 @@ func (w *walker) walk(e expr.Expr, scope expr.Scope) (arg, error) {
 	if !ok || len(c.Args) == 0 {
 		// Root, variables, literals, and the misplaced lambda or nil node
 		// that binding rejects.
-		return w.leaf(e, scope)
+		return w.leaf(e)
 	}
-	return w.call(c, scope)
+	return w.call(c)
 }
 
-func (w *walker) call(c *expr.Call, scope expr.Scope) (arg, error) {
+func (w *walker) call(c *expr.Call) (arg, error) {
 	if err := fn.CheckArity(c.Fn, len(c.Args)); err != nil {
 		return arg{}, w.bindFail(c, typeError{err})
 	}
 	hof, _ := c.Fn.(fn.HigherOrder)
 	args := make([]arg, len(c.Args))
-	types := make([]dtype.DType, len(c.Args))
 	// Plain arguments first: a lambda's parameter types depend on them.
+	// This loop is the recursion; everything else happens in helpers so
+	// that this frame, repeated once per level of a deep tree, stays small.
 	for i, a := range c.Args {
 		if hof != nil && hof.IsLambdaArg(i) {
 			if _, isLambda := a.(*expr.Lambda); !isLambda {
-				w.pushArg(i)
-				err := w.bindFail(a, fmt.Errorf("%w: argument %d of %s must be a lambda such as x -> x + 1", expr.ErrMisplacedLambda, i+1, c.Fn.ID()))
-				w.pop()
-				return arg{}, err
+				return arg{}, w.lambdaWanted(c, i)
 			}
 			continue
 		}
 		w.pushArg(i)
-		ca, err := w.walk(a, scope)
+		ca, err := w.walk(a)
 		w.pop()
 		if err != nil {
 			return arg{}, err
 		}
-		args[i], types[i] = ca, ca.dt()
+		args[i] = ca
 	}
+	return w.complete(c, hof, args)
+}
+
+// lambdaWanted is the error for argument i of c, which must be a lambda.
+func (w *walker) lambdaWanted(c *expr.Call, i int) error {
+	w.pushArg(i)
+	defer w.pop()
+	return w.bindFail(c.Args[i], fmt.Errorf("%w: argument %d of %s must be a lambda such as x -> x + 1", expr.ErrMisplacedLambda, i+1, c.Fn.ID()))
+}
+
+// complete finishes the call c whose plain arguments are coerced: it
+// coerces the lambdas' bodies, applies c's rule and binds c.
+func (w *walker) complete(c *expr.Call, hof fn.HigherOrder, args []arg) (arg, error) {
 	if hof != nil {
+		types := make([]dtype.DType, len(args))
+		for i, a := range args {
+			if a.b != nil {
+				types[i] = a.dt()
+			}
+		}
 		for i, a := range c.Args {
 			if !hof.IsLambdaArg(i) {
 				continue
 			}
-			la, err := w.lambda(c, hof, i, a.(*expr.Lambda), types, scope)
+			la, err := w.lambda(c, hof, i, a.(*expr.Lambda), types)
 			if err != nil {
 				return arg{}, err
 			}
@@ -174,8 +197,9 @@ func (w *walker) call(c *expr.Call, scope expr.Scope) (arg, error) {
 }
 
 // lambda coerces the body of the lambda at argument i of the higher-order
-// call c, in scope extended by a frame with the parameter types c gives it.
-func (w *walker) lambda(c *expr.Call, hof fn.HigherOrder, i int, l *expr.Lambda, types []dtype.DType, scope expr.Scope) (arg, error) {
+// call c, in the scope extended by a frame with the parameter types c gives
+// it.
+func (w *walker) lambda(c *expr.Call, hof fn.HigherOrder, i int, l *expr.Lambda, types []dtype.DType) (arg, error) {
 	params, err := hof.LambdaParams(i, types)
 	if err != nil {
 		return arg{}, w.bindFail(c, typeError{err})
@@ -186,7 +210,11 @@ func (w *walker) lambda(c *expr.Call, hof fn.HigherOrder, i int, l *expr.Lambda,
 		return arg{}, w.bindFail(l, fmt.Errorf("%w: %s gives its lambda %d parameter(s), this one takes %d", expr.ErrMisplacedLambda, c.Fn.ID(), len(params), len(l.Params)))
 	}
 	w.push("body")
-	body, err := w.walk(l.Body, scope.Push(l.Params, params))
+	outer := w.scope
+	inner := outer.Push(l.Params, params)
+	w.scope = &inner
+	body, err := w.walk(l.Body)
+	w.scope = outer
 	if err == nil && wantsBoolBody(c.Fn.ID()) {
 		body, err = nullToBool(body)
 	}

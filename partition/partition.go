@@ -162,34 +162,22 @@ type partitioner struct {
 }
 
 // analyze computes the info tree of b (post-order, one visit per position).
+// Errors and lambdas are handled in helpers so that this recursive frame,
+// repeated once per level of a deep tree, stays small.
 func (p *partitioner) analyze(b *expr.Bound) (*info, error) {
 	switch b.Kind() {
 	case expr.KindRoot:
-		if !b.DType().Equal(p.root) {
-			return nil, fmt.Errorf("partition: %w: the expression was bound against %s, the scope's root is %s", ErrRoot, b.DType(), p.root)
+		if err := p.checkRoot(b); err != nil {
+			return nil, err
 		}
-		return &info{field: manyFields, whole: true, minBind: math.MaxInt}, nil
+		return wholeRootKids[0], nil
 	case expr.KindVar:
 		return &info{field: noField, minBind: p.bindDepth(b.Name())}, nil
 	case expr.KindLambda:
-		p.lambdas = append(p.lambdas, b.Params())
-		for _, n := range b.Params() {
-			p.lambdaNames[n] = true
-		}
-		body, err := p.analyze(b.Body())
-		p.lambdas = p.lambdas[:len(p.lambdas)-1]
-		if err != nil {
-			return nil, err
-		}
-		in := *body
-		in.kids = []*info{body}
-		return &in, nil
+		return p.analyzeLambda(b)
 	}
-	if f, ok := p.fieldRef(b); ok {
-		if b.Arg(0).DType().Equal(p.root) {
-			return &info{field: f, minBind: math.MaxInt, kids: wholeRootKids}, nil
-		}
-		// Bound against another root: let analyze of the child report it.
+	if f, ok := p.fieldRef(b); ok && p.checkRoot(b.Arg(0)) == nil {
+		return &info{field: f, minBind: math.MaxInt, kids: wholeRootKids}, nil
 	}
 	in := &info{field: noField, minBind: math.MaxInt, fallible: b.Fn().Fallible()}
 	in.kids = make([]*info, len(b.Args()))
@@ -205,6 +193,31 @@ func (p *partitioner) analyze(b *expr.Bound) (*info, error) {
 		in.minBind = min(in.minBind, k.minBind)
 	}
 	return in, nil
+}
+
+// checkRoot reports a $ bound against another root than the scope's.
+func (p *partitioner) checkRoot(root *expr.Bound) error {
+	if root.DType().Equal(p.root) {
+		return nil
+	}
+	return fmt.Errorf("partition: %w: the expression was bound against %s, the scope's root is %s", ErrRoot, root.DType(), p.root)
+}
+
+// analyzeLambda is analyze for a lambda: its body is analyzed with the
+// parameters in scope.
+func (p *partitioner) analyzeLambda(b *expr.Bound) (*info, error) {
+	p.lambdas = append(p.lambdas, b.Params())
+	for _, n := range b.Params() {
+		p.lambdaNames[n] = true
+	}
+	body, err := p.analyze(b.Body())
+	p.lambdas = p.lambdas[:len(p.lambdas)-1]
+	if err != nil {
+		return nil, err
+	}
+	in := *body
+	in.kids = []*info{body}
+	return &in, nil
 }
 
 // wholeRootKids is the info of the child of $.f: a use of $ itself. It is
@@ -279,15 +292,21 @@ func (p *partitioner) collect(b *expr.Bound, in *info, depth int, cond bool) {
 		return
 	}
 	if b.Kind() == expr.KindRoot {
-		for i, f := range p.root.Fields() {
-			ref, _ := expr.NewCall(fn.GetItem(f.Name), b)
-			p.emit(i, ref)
-		}
+		p.collectWholeRoot(b)
 		return
 	}
 	d := kidDepth(b, depth)
 	for i, k := range b.Args() {
 		p.collect(k, in.kids[i], d, cond || conditional(b, i))
+	}
+}
+
+// collectWholeRoot records every field as a candidate: a use of $ itself
+// becomes the pack of all of them.
+func (p *partitioner) collectWholeRoot(root *expr.Bound) {
+	for i, f := range p.root.Fields() {
+		ref, _ := expr.NewCall(fn.GetItem(f.Name), root) // the field exists
+		p.emit(i, ref)
 	}
 }
 
@@ -333,7 +352,7 @@ func (p *partitioner) layout(scope expr.Scope) (parts []Partition, refs [][]*exp
 		name := freshName("p_"+field.Name, taken)
 		rooted := make([]*expr.Bound, len(cands))
 		for k, c := range cands {
-			if rooted[k], err = reroot(c, field); err != nil {
+			if rooted[k], err = reroot(c, &field); err != nil {
 				return
 			}
 		}
@@ -382,7 +401,7 @@ func freshName(base string, taken map[string]bool) string {
 //
 // The field's value has the dtype $.f had (the root is not nullable), so
 // retyping cannot fail; an error here means a broken invariant.
-func reroot(b *expr.Bound, f dtype.Field) (*expr.Bound, error) {
+func reroot(b *expr.Bound, f *dtype.Field) (*expr.Bound, error) {
 	if b.Kind() == expr.KindCall {
 		if g, ok := b.Fn().(fn.GetItemFn); ok && g.Field == f.Name && b.Arg(0).Kind() == expr.KindRoot {
 			return expr.NewRoot(f.Type), nil
@@ -400,9 +419,13 @@ func reroot(b *expr.Bound, f dtype.Field) (*expr.Bound, error) {
 	}
 	out, err := b.WithArgs(args)
 	if err != nil {
-		return nil, fmt.Errorf("partition: rooting %s at field %s: %w", shorten(b.String()), dtype.QuoteFieldName(f.Name), err)
+		return nil, rerootError(b, f, err)
 	}
 	return out, nil
+}
+
+func rerootError(b *expr.Bound, f *dtype.Field, err error) error {
+	return fmt.Errorf("partition: rooting %s at field %s: %w", shorten(b.String()), dtype.QuoteFieldName(f.Name), err)
 }
 
 // shorten keeps error texts readable for huge expressions.
@@ -428,14 +451,7 @@ func (p *partitioner) build(b *expr.Bound, in *info, depth int, cond bool) (*exp
 		return p.next(in.field), nil
 	}
 	if b.Kind() == expr.KindRoot {
-		fields := p.root.Fields()
-		names := make([]string, len(fields))
-		vals := make([]*expr.Bound, len(fields))
-		for i, f := range fields {
-			names[i] = f.Name
-			vals[i] = p.next(i)
-		}
-		return expr.NewCall(fn.Pack(names...), vals...)
+		return p.buildWholeRoot()
 	}
 	if len(b.Args()) == 0 {
 		return b, nil
@@ -449,6 +465,19 @@ func (p *partitioner) build(b *expr.Bound, in *info, depth int, cond bool) (*exp
 		}
 	}
 	return b.WithArgs(args)
+}
+
+// buildWholeRoot is what replaces a use of $ itself in the root: the pack
+// of every field's reference.
+func (p *partitioner) buildWholeRoot() (*expr.Bound, error) {
+	fields := p.root.Fields()
+	names := make([]string, len(fields))
+	vals := make([]*expr.Bound, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+		vals[i] = p.next(i)
+	}
+	return expr.NewCall(fn.Pack(names...), vals...)
 }
 
 // next is the reference for the next emission of field f.
