@@ -35,7 +35,7 @@ the --select expressions.
   --limit N           stop after N rows (default: no limit)
   --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
-  --batch-size N      rows per batch (default 65536)
+  --batch-size N      rows per batch (default 32768)
   --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
 
 FILE is a .parquet, .arrow/.feather (Arrow IPC file), .arrows (Arrow IPC
@@ -47,6 +47,11 @@ Examples:
 `,
 	run: runQuery,
 }
+
+// defaultBatchSize is the rows per batch of a scan. Larger batches cost
+// memory (several are in flight: one per thread, one ahead, and the
+// reader's) for no gain in speed; much smaller ones cost time per batch.
+const defaultBatchSize = 32 * 1024
 
 // queryOptions are the flags of query.
 type queryOptions struct {
@@ -65,7 +70,7 @@ func runQuery(e *env, args []string) error {
 	fs.Int64Var(&o.limit, "limit", -1, "")
 	fs.StringVar(&o.format, "format", "table", "")
 	fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "")
-	fs.IntVar(&o.batchSize, "batch-size", demo.DefaultBatchSize, "")
+	fs.IntVar(&o.batchSize, "batch-size", defaultBatchSize, "")
 	fs.Int64Var(&o.demoRows, "demo-rows", demo.DefaultRows, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
