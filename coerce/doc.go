@@ -32,8 +32,9 @@
 //   - Decimal arithmetic: the functions accept decimals of different
 //     precision and scale and type the result by the SQL rule, so decimal
 //     operands keep their types, an integer operand joins as decimal(d,0)
-//     (d its widest number of digits), and an untyped literal joins as the
-//     narrowest decimal holding it, a decimal literal as written: d * 2 is
+//     (d its widest number of digits), and an untyped integer literal joins
+//     as the narrowest decimal holding it, while a decimal literal (an
+//     integer too big for u64 is decimal(38,0)) stays as written: d * 2 is
 //     d * 2::decimal(1,0), of type decimal(p+1,s), and d + 1.5 is left as
 //     it is.
 //   - AND, OR, NOT and CASE conditions want bool: the null literal becomes a

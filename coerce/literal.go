@@ -117,16 +117,18 @@ func fitsFloat(v scalar.Scalar, p dtype.PType) bool {
 	return ok && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
 
-// narrowestDecimal is the smallest decimal type holding the literal v
-// exactly: decimal(d,0) for an integer with d digits, the natural type of a
-// decimal literal; ok is false for a float literal.
+// narrowestDecimal is the decimal type an untyped literal joins decimal
+// arithmetic as: decimal(d,0) for an integer type with d digits, its own
+// type for a decimal literal; ok is false for a float literal.
 func narrowestDecimal(v scalar.Scalar) (dtype.DType, bool) {
-	switch {
-	case isInteger(v):
-		t := dtype.Decimal(digits(v), 0, false)
-		return t, fits(v, t)
-	case v.DType().IsDecimal():
-		return v.DType(), true
+	switch t := v.DType(); {
+	case t.IsDecimal():
+		// Already a decimal (a big integer is decimal(38,0)): arithmetic
+		// takes it as it is.
+		return t, true
+	case t.IsInt():
+		d := dtype.Decimal(digits(v), 0, false)
+		return d, fits(v, d)
 	}
 	return dtype.DType{}, false
 }
