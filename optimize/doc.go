@@ -25,9 +25,11 @@
 //
 // The rules that can match a node are tried in registration order; the
 // first whose replacement is accepted wins. A rule names the function ids it
-// applies to (Rule.Fns), so a call of add tries only the rules for add and
-// the rules that match every node; the lists are computed when rules are
-// registered, enabled or disabled, not per node.
+// applies to (Rule.Fns), or AnyCall for every call with arguments, or
+// nothing for every node; so a call of add tries only the rules for add,
+// for any call and for any node, and a literal or $ only the rules for any
+// node. The lists are computed when rules are registered, enabled or
+// disabled; per node, finding them is one small hash-table probe.
 //
 // After a rewrite the replacement takes the node's place and is optimized
 // again: its new children first (children and grandchildren of the replaced
@@ -112,7 +114,10 @@
 //
 // Context.Parent is the function of the node's parent: a rule can act once
 // at the top of a chain (binary/or_eq_to_in does) instead of at every link.
-// Context.Fold folds a constant call with the evaluator.
+// Context.Fold folds a constant call with the evaluator. Context.Reuse
+// names subtrees deeper than the node's grandchildren that the replacement
+// reuses, so the engine does not walk them again (without it they are
+// walked, and come back unchanged).
 //
 // # Built-in rules
 //

@@ -24,6 +24,7 @@ import (
 // subtree that reads $ or a free variable is never constant.
 var FoldConstant = &Rule{
 	Name:    "fold/constant",
+	Fns:     []string{AnyCall},
 	Rewrite: foldConstant,
 }
 
@@ -34,7 +35,7 @@ func foldConstant(c *Context, n *expr.Bound) *expr.Bound {
 // isConstantCall reports whether n is an Immutable call other than a
 // literal whose arguments are literals or closed lambdas.
 func isConstantCall(n *expr.Bound) bool {
-	if n.Kind() != expr.KindCall || len(n.Args()) == 0 || n.Fn().Volatility() != fn.Immutable {
+	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
 		return false
 	}
 	lambdas := false
@@ -49,6 +50,9 @@ func isConstantCall(n *expr.Bound) bool {
 		default:
 			return false
 		}
+	}
+	if n.Fn().Volatility() != fn.Immutable {
+		return false
 	}
 	if lambdas {
 		for _, a := range n.Args() {

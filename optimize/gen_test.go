@@ -159,6 +159,12 @@ func sameArray(a, b arrow.Array) bool {
 type gen struct {
 	rng  *rand.Rand
 	root *expr.Bound
+	vars []genVar // lambda parameters in scope
+}
+
+type genVar struct {
+	name string
+	t    dtype.DType
 }
 
 func (g *gen) pick(n int) int { return g.rng.IntN(n) }
@@ -227,6 +233,11 @@ func (g *gen) numLit(p dtype.PType) *expr.Bound {
 }
 
 func (g *gen) numCol(p dtype.PType) *expr.Bound {
+	for _, v := range g.vars {
+		if v.t.IsPrimitive() && v.t.PType() == p && g.pick(2) == 0 {
+			return expr.NewVar(v.name, v.t)
+		}
+	}
 	names := columns[p]
 	if len(names) == 0 {
 		return nil
@@ -358,7 +369,9 @@ func (g *gen) boolean(depth int) *expr.Bound {
 		return g.col([]string{"p", "q", "r", "w"}[g.pick(4)])
 	}
 	var b *expr.Bound
-	switch g.pick(11) {
+	switch g.pick(12) {
+	case 11:
+		b = g.lambda(depth)
 	case 0, 1:
 		ops := []fn.Function{fn.And, fn.Or}
 		x, y := g.boolean(depth-1), g.boolean(depth-1)
@@ -429,6 +442,18 @@ func (g *gen) boolean(depth int) *expr.Bound {
 		return g.boolean(0)
 	}
 	return b
+}
+
+// lambda is list_any or list_all over xs or xn, whose body is a bool
+// expression that may use the element (and outer lambda parameters).
+func (g *gen) lambda(depth int) *expr.Bound {
+	list := g.col([]string{"xs", "xn"}[g.pick(2)])
+	name := fmt.Sprintf("x%d", len(g.vars))
+	g.vars = append(g.vars, genVar{name, list.DType().Elem()})
+	body := g.boolean(depth - 1)
+	g.vars = g.vars[:len(g.vars)-1]
+	l := expr.NewLambda([]string{name}, []dtype.DType{list.DType().Elem()}, body)
+	return call([]fn.Function{fn.ListAny, fn.ListAll}[g.pick(2)], list, l)
 }
 
 // str is a utf8 expression.

@@ -105,11 +105,11 @@ var PropagateNull = &Rule{
 }
 
 func propagateNull(c *Context, n *expr.Bound) *expr.Bound {
-	if n.Fn().NullHandling() != fn.NullPropagating || !n.DType().Nullable() {
-		return nil
-	}
 	for _, a := range n.Args() {
 		if isNullLiteral(a) {
+			if n.Fn().NullHandling() != fn.NullPropagating || !n.DType().Nullable() {
+				return nil
+			}
 			return nullLiteral(n.DType())
 		}
 	}

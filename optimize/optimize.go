@@ -39,8 +39,9 @@ type Optimizer struct {
 
 	// dispatch lists, per function id, the enabled rules that can match a
 	// call of it, in registration order (rules for every node merged in).
-	dispatch dispatchTable
-	anyRules []int
+	dispatch  dispatchTable
+	anyRules  []entry // rules for every node: for leaves, $, variables
+	callRules []entry // rules for every node or every call: for calls of other functions
 }
 
 // dispatchTable is a small open-addressing hash table from function id to
@@ -54,8 +55,15 @@ type dispatchTable struct {
 
 type dispatchSlot struct {
 	id   string
-	list []int
+	list []entry
 	used bool
+}
+
+// entry is a rule in a dispatch list: its Rewrite function, and its index
+// in Optimizer.rules for the hook.
+type entry struct {
+	rewrite func(*Context, *expr.Bound) *expr.Bound
+	index   int
 }
 
 func hashID(id string) uint32 {
@@ -65,7 +73,7 @@ func hashID(id string) uint32 {
 	return uint32(len(id))*0x9e3779b1 ^ uint32(id[0])*0x85ebca6b ^ uint32(id[len(id)-1])*0xc2b2ae35
 }
 
-func newDispatchTable(lists map[string][]int) dispatchTable {
+func newDispatchTable(lists map[string][]entry) dispatchTable {
 	size := 8
 	for size < 4*len(lists) {
 		size *= 2
@@ -81,7 +89,7 @@ func newDispatchTable(lists map[string][]int) dispatchTable {
 	return t
 }
 
-func (t *dispatchTable) lookup(id string) ([]int, bool) {
+func (t *dispatchTable) lookup(id string) ([]entry, bool) {
 	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
 		if t.slots[i].id == id {
 			return t.slots[i].list, true
@@ -256,50 +264,52 @@ func (o *Optimizer) ResetStats() {
 // rebuild recomputes the dispatch lists after a change of rules or of what
 // is disabled.
 func (o *Optimizer) rebuild() {
-	o.anyRules = nil
-	ids := map[string]bool{}
-	for i, r := range o.rules {
-		if o.disabled[r.Name] {
-			continue
-		}
+	matches := func(r *Rule, id string, call bool) bool {
 		if len(r.Fns) == 0 {
-			o.anyRules = append(o.anyRules, i)
+			return true
 		}
+		for _, f := range r.Fns {
+			if f == id || (call && f == AnyCall) {
+				return true
+			}
+		}
+		return false
+	}
+	list := func(id string, call bool) []entry {
+		var l []entry
+		for i, r := range o.rules {
+			if !o.disabled[r.Name] && matches(r, id, call) {
+				l = append(l, entry{r.Rewrite, i})
+			}
+		}
+		return l
+	}
+	ids := map[string]bool{}
+	for _, r := range o.rules {
 		for _, id := range r.Fns {
-			ids[id] = true
+			if id != AnyCall {
+				ids[id] = true
+			}
 		}
 	}
-	lists := make(map[string][]int, len(ids))
+	lists := make(map[string][]entry, len(ids))
 	for id := range ids {
-		var list []int
-		for i, r := range o.rules {
-			if o.disabled[r.Name] {
-				continue
-			}
-			if len(r.Fns) == 0 {
-				list = append(list, i)
-				continue
-			}
-			for _, f := range r.Fns {
-				if f == id {
-					list = append(list, i)
-					break
-				}
-			}
-		}
-		lists[id] = list
+		lists[id] = list(id, true)
 	}
 	o.dispatch = newDispatchTable(lists)
+	o.anyRules = list("", false)
+	o.callRules = list("", true)
 }
 
 // rulesFor lists the enabled rules that can match n.
-func (o *Optimizer) rulesFor(n *expr.Bound) []int {
-	if n.Kind() == expr.KindCall {
-		if list, ok := o.dispatch.lookup(n.Fn().ID()); ok {
-			return list
-		}
+func (o *Optimizer) rulesFor(n *expr.Bound) []entry {
+	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
+		return o.anyRules
 	}
-	return o.anyRules
+	if list, ok := o.dispatch.lookup(n.Fn().ID()); ok {
+		return list
+	}
+	return o.callRules
 }
 
 // Optimize rewrites b with the enabled rules, bottom-up, and returns the

@@ -23,12 +23,17 @@ type Rule struct {
 	// Name is "family/rule", such as "binary/add_zero".
 	Name string
 	// Fns are the ids of the functions whose calls the rule can rewrite
-	// ("add", "cast"). Empty means every node: calls of any function, $,
-	// variables and lambdas.
+	// ("add", "cast"), or AnyCall for every call with arguments. Empty
+	// means every node: calls of any function, literals, $, variables and
+	// lambdas.
 	Fns []string
 	// Rewrite returns the replacement of n, or nil.
 	Rewrite func(c *Context, n *expr.Bound) *expr.Bound
 }
+
+// AnyCall in Rule.Fns matches a call of any function that has arguments
+// (every call but a literal).
+const AnyCall = "*"
 
 // String is the rule's name.
 func (r *Rule) String() string { return r.Name }

@@ -209,13 +209,13 @@ func (r *run) parent() *expr.Bound {
 // with the range of r.known holding n's children and grandchildren.
 func (r *run) rewrite(n *expr.Bound, used int32) (out *expr.Bound, kLo, kHi int32, ok bool) {
 	lo := int32(len(r.known))
-	for _, i := range r.o.rulesFor(n) {
-		out := r.o.rules[i].Rewrite(&r.ctx, n)
+	for _, e := range r.o.rulesFor(n) {
+		out := e.rewrite(&r.ctx, n)
 		if out == nil {
 			r.forget(lo)
 			continue
 		}
-		use, stop := r.hook(i, n, out, used)
+		use, stop := r.hook(e.index, n, out, used)
 		if !use {
 			r.forget(lo)
 		}
