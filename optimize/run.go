@@ -98,6 +98,11 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 		fr := *f
 		r.frames[len(r.frames)-1] = frame{}
 		r.frames = r.frames[:len(r.frames)-1]
+		if fr.kHi > fr.kLo && (len(r.frames) == 0 || r.frames[len(r.frames)-1].kHi <= fr.kLo) {
+			// The frame's range of known nodes was its own (its children
+			// shared it, and they are done): drop it.
+			r.forget(fr.kLo)
+		}
 		n, err := r.build(fr.n)
 		if err != nil {
 			return nil, err
