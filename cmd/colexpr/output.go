@@ -311,6 +311,9 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 // characters escaped (\n, \t, \x01), invalid UTF-8 replaced, and cut to
 // at most max characters, the last one … when it is cut.
 func appendCell(b, v []byte, max int) []byte {
+	if len(v) <= max && printableASCII(v) {
+		return append(b, v...)
+	}
 	start := len(b)
 	for len(v) > 0 {
 		r, size := utf8.DecodeRune(v)
@@ -339,6 +342,17 @@ func appendCell(b, v []byte, max int) []byte {
 		cut += size
 	}
 	return append(b[:cut], "…"...)
+}
+
+// printableASCII reports whether v is all printable ASCII: one byte per
+// character, nothing to escape.
+func printableASCII(v []byte) bool {
+	for _, c := range v {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *tableSink) write(c chunk, n int) error {
