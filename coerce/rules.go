@@ -89,7 +89,7 @@ func (v verb) phrase(id string, a, b dtype.DType) string {
 }
 
 // plan is the outcome of typing a group of arguments that must meet at one
-// type: the type, and each untyped literal's value converted to it.
+// type: that type, if there is anything to meet.
 type plan struct {
 	t dtype.DType
 	// ok is false when the group has nothing to meet (only nulls).
@@ -98,7 +98,7 @@ type plan struct {
 
 // meet makes the arguments at idx meet at their common type: typed
 // arguments of another type get a cast, untyped numeric literals are
-// converted (see adapt), null literals become typed nulls.
+// converted (see target and literalType), null literals become typed nulls.
 func (w *walker) meet(c *expr.Call, args []arg, idx []int, v verb) error {
 	p, err := w.target(c, args, idx, v)
 	if err != nil || !p.ok {
