@@ -1,0 +1,548 @@
+package substrait
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	sexpr "github.com/substrait-io/substrait-go/v8/expr"
+	"github.com/substrait-io/substrait-go/v8/extensions"
+	"github.com/substrait-io/substrait-go/v8/types"
+	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Version is the Substrait version the messages this package writes
+// follow: the protobuf release substrait-go v8 builds on, which refers to
+// extensions by URN.
+var Version = &pb.Version{MajorNumber: 0, MinorNumber: 85, PatchNumber: 0, Producer: "colexpr"}
+
+// Named is one expression of an ExtendedExpression with its output name.
+type Named struct {
+	Name string
+	Expr *expr.Bound
+}
+
+// Export converts a bound expression into a Substrait ExtendedExpression
+// with one referred expression, named "expr". The scope is the one b was
+// bound against: its root dtype, which must be a struct, becomes the base
+// schema. See ExportAll.
+func Export(b *expr.Bound, scope expr.Scope) (*pb.ExtendedExpression, error) {
+	return ExportAll(scope, Named{Name: "expr", Expr: b})
+}
+
+// ExportAll converts bound expressions, all bound against scope, into one
+// Substrait ExtendedExpression: the scope's root struct is the base schema
+// (its field names in depth-first order, as a NamedStruct has them), each
+// expression a referred expression with its name as output name, and every
+// function it calls is declared in the extensions it comes from. A
+// construct with no faithful Substrait form is an *Error wrapping
+// ErrUnsupported that names it; nothing is ever exported with a different
+// meaning. The package doc lists the mapping.
+//
+// Variables other than lambda parameters have no Substrait form: export an
+// expression before partitioning binds free variables into it.
+func ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpression, error) {
+	root := scope.Root()
+	if !root.IsStruct() {
+		return nil, &Error{Op: "export", Node: "$", Err: unsupported("the scope's root has type %s: a Substrait base schema is a struct", root)}
+	}
+	baseType, err := typeOf(root)
+	if err != nil {
+		return nil, &Error{Op: "export", Path: "base schema", Err: schemaError(root, err)}
+	}
+	coll, err := extensions.GetDefaultCollection()
+	if err != nil {
+		return nil, fmt.Errorf("substrait: export: loading the standard extensions: %w", err)
+	}
+	x := &exporter{
+		reg:  sexpr.NewEmptyExtensionRegistry(coll),
+		root: root,
+	}
+	out := &pb.ExtendedExpression{
+		Version: Version,
+		BaseSchema: &pb.NamedStruct{
+			Names:  structNames(root, nil),
+			Struct: baseStruct(baseType),
+		},
+	}
+	var h hints
+	if r, err := schemaOf(out.BaseSchema); err != nil || !r.Equal(root) {
+		// The base schema reads back otherwise (a zone, the root's
+		// nullability): say the exact root type.
+		h.schema = root.String()
+	}
+	for i, n := range exprs {
+		if n.Expr == nil {
+			return nil, &Error{Op: "export", Path: "expression " + strconv.Itoa(i), Err: errors.New("nil expression")}
+		}
+		x.hints = newExprHints()
+		x.seq = 0
+		e, err := x.node(n.Expr, "")
+		if err != nil {
+			return nil, err
+		}
+		h.exprs = append(h.exprs, x.hints)
+		out.ReferredExpr = append(out.ReferredExpr, &pb.ExpressionReference{
+			ExprType:    &pb.ExpressionReference_Expression{Expression: e},
+			OutputNames: append([]string{n.Name}, structNames(n.Expr.DType(), nil)...),
+		})
+	}
+	out.ExtensionUrns, out.Extensions = x.reg.ExtensionsToProto()
+	if out.AdvancedExtensions, err = h.toExtension(); err != nil {
+		return nil, fmt.Errorf("substrait: export: encoding colexpr hints: %w", err)
+	}
+	if out.AdvancedExtensions != nil {
+		out.ExpectedTypeUrls = []string{hintTypeURL}
+	}
+	return out, nil
+}
+
+// baseStruct is the base schema's struct: always required, whatever the
+// root's nullability (a record batch has no null rows).
+func baseStruct(t types.Type) *pb.Type_Struct {
+	s := types.TypeToProto(t).GetStruct()
+	s.Nullability = pb.Type_NULLABILITY_REQUIRED
+	return s
+}
+
+// schemaError says which field of the base schema has no Substrait type.
+func schemaError(root dtype.DType, cause error) error {
+	var walk func(d dtype.DType, path string) string
+	walk = func(d dtype.DType, path string) string {
+		switch d.Kind() {
+		case dtype.KindStruct:
+			for _, f := range d.Fields() {
+				p := path + "." + dtype.QuoteFieldName(f.Name)
+				if _, err := typeOf(f.Type); err != nil {
+					if inner := walk(f.Type, p); inner != "" {
+						return inner
+					}
+					return p
+				}
+			}
+		case dtype.KindList:
+			return walk(d.Elem(), path+"[]")
+		}
+		return ""
+	}
+	if p := walk(root, "$"); p != "" {
+		return fmt.Errorf("field %s: %w", p, cause)
+	}
+	return cause
+}
+
+type exporter struct {
+	reg     sexpr.ExtensionRegistry
+	root    dtype.DType
+	lambdas [][]string // parameter names of the enclosing lambdas, innermost last
+	hints   exprHints
+	seq     int // numbers the nodes that can carry a hint, in pre-order
+}
+
+func (x *exporter) fail(b *expr.Bound, path string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Op: "export", Path: path, Node: shorten(b.String()), Err: err}
+}
+
+func child(path string, i int) string {
+	if path == "" {
+		return "args[" + strconv.Itoa(i) + "]"
+	}
+	return path + ".args[" + strconv.Itoa(i) + "]"
+}
+
+// node exports b, found at path.
+func (x *exporter) node(b *expr.Bound, path string) (*pb.Expression, error) {
+	switch b.Kind() {
+	case expr.KindRoot:
+		return nil, x.fail(b, path, unsupported("$ as a value: Substrait references the fields of its input, not the input itself (use its fields, or pack them)"))
+	case expr.KindVar:
+		return x.fieldRef(b, path)
+	case expr.KindLambda:
+		return nil, x.fail(b, path, unsupported("a lambda outside a higher-order function"))
+	}
+	switch f := b.Fn().(type) {
+	case fn.LiteralFn:
+		if f.Untyped {
+			x.hints.untyped[x.seq] = true
+		}
+		return x.literal(b, f.Value, path)
+	case fn.GetItemFn:
+		return x.fieldRef(b, path)
+	case fn.CastFn:
+		return x.cast(b, f, path)
+	case fn.CaseWhenFn:
+		return x.caseWhen(b, f, path)
+	case fn.PackFn:
+		return x.pack(b, f, path)
+	case fn.LikeFn:
+		return x.like(b, f, path)
+	}
+	switch id := b.Fn().ID(); id {
+	case "in_list":
+		return x.inList(b, path)
+	case "coalesce", "fill_null":
+		if len(b.Args()) == 1 {
+			// coalesce(a) is a: Substrait's coalesce wants two arguments.
+			return x.node(b.Arg(0), child(path, 0))
+		}
+		return x.function(b, path, target{urnComparison, "coalesce", nil})
+	default:
+		spec, ok := exports[id]
+		if !ok {
+			if why, ok := refusals[id]; ok {
+				return nil, x.fail(b, path, unsupported("%s has no Substrait form: %s", id, why))
+			}
+			return nil, x.fail(b, path, unsupported("function %s has no Substrait mapping", id))
+		}
+		types := make([]dtype.DType, len(b.Args()))
+		for i, a := range b.Args() {
+			types[i] = a.DType()
+		}
+		return x.function(b, path, spec(types))
+	}
+}
+
+// function exports a call to the Substrait function t: the arguments, the
+// declaration (resolved and checked by substrait-go against the extension's
+// signatures) and the output type, which must be the one colexpr computes
+// (nullability aside: Substrait's and colexpr's null rules are the same,
+// but not every declaration can say so).
+func (x *exporter) function(b *expr.Bound, path string, t target) (*pb.Expression, error) {
+	args := make([]*pb.FunctionArgument, len(b.Args()))
+	probes := make([]types.FuncArg, len(b.Args()))
+	for i, a := range b.Args() {
+		if a.Kind() == expr.KindLambda {
+			e, probe, err := x.lambda(a, child(path, i))
+			if err != nil {
+				return nil, err
+			}
+			args[i], probes[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: e}}, probe
+			continue
+		}
+		e, err := x.node(a, child(path, i))
+		if err != nil {
+			return nil, err
+		}
+		st, err := typeOf(a.DType())
+		if err != nil {
+			return nil, x.fail(a, child(path, i), err)
+		}
+		args[i], probes[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: e}}, &sexpr.NullLiteral{Type: st}
+	}
+	out, err := typeOf(b.DType())
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	sf, err := sexpr.NewScalarFunc(x.reg, extensions.ID{URN: t.urn, Name: t.name}, t.opts, probes...)
+	if err != nil {
+		return nil, x.fail(b, path, unsupported("%s has no Substrait form: %s in %s has no signature for (%s)", b.Fn().ID(), t.name, t.urn, argTypes(b)))
+	}
+	if !sameShape(types.TypeToProto(sf.GetType()), types.TypeToProto(out)) {
+		return nil, x.fail(b, path, unsupported("%s has no Substrait form here: Substrait's %s types the result %s, colexpr %s", b.Fn().ID(), t.name, sf.GetType(), b.DType()))
+	}
+	opts := make([]*pb.FunctionOption, len(t.opts))
+	for i, o := range t.opts {
+		opts[i] = &pb.FunctionOption{Name: o.Name, Preference: append([]string(nil), o.Preference...)}
+	}
+	return &pb.Expression{RexType: &pb.Expression_ScalarFunction_{ScalarFunction: &pb.Expression_ScalarFunction{
+		FunctionReference: sf.FuncRef(),
+		Arguments:         args,
+		Options:           opts,
+		OutputType:        types.TypeToProto(out),
+	}}}, nil
+}
+
+func argTypes(b *expr.Bound) string {
+	parts := make([]string, len(b.Args()))
+	for i, a := range b.Args() {
+		if a.Kind() == expr.KindLambda {
+			ps := make([]string, len(a.ParamTypes()))
+			for j, p := range a.ParamTypes() {
+				ps[j] = p.String()
+			}
+			parts[i] = "(" + strings.Join(ps, ", ") + ") -> " + a.DType().String()
+			continue
+		}
+		parts[i] = a.DType().String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lambda exports a lambda argument and returns a probe with its function
+// type for signature resolution. Its parameters are referred to by
+// position; their names travel as a hint when they are not the ones an
+// import would make up.
+func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, types.FuncArg, error) {
+	n := x.seq
+	x.seq++
+	params := b.Params()
+	ptypes := make([]types.Type, len(params))
+	for i, t := range b.ParamTypes() {
+		st, err := typeOf(t)
+		if err != nil {
+			return nil, nil, x.fail(b, path, err)
+		}
+		ptypes[i] = st
+	}
+	depth := len(x.lambdas)
+	for i, p := range params {
+		if p != defaultParam(depth, i, len(params)) {
+			x.hints.params[n] = append([]string(nil), params...)
+			break
+		}
+	}
+	x.lambdas = append(x.lambdas, params)
+	body, err := x.node(b.Body(), path+".body")
+	x.lambdas = x.lambdas[:depth]
+	if err != nil {
+		return nil, nil, err
+	}
+	bt, err := typeOf(b.Body().DType())
+	if err != nil {
+		return nil, nil, x.fail(b.Body(), path+".body", err)
+	}
+	ps := &types.StructType{Nullability: types.NullabilityRequired, Types: ptypes}
+	e := &pb.Expression{RexType: &pb.Expression_Lambda_{Lambda: &pb.Expression_Lambda{
+		Parameters: types.TypeToProto(ps).GetStruct(),
+		Body:       body,
+	}}}
+	return e, &sexpr.Lambda{Parameters: ps, Body: &sexpr.NullLiteral{Type: bt}}, nil
+}
+
+// literal exports a constant; its dtype travels as a hint when the
+// Substrait type cannot say all of it (struct field names, a zone).
+func (x *exporter) literal(b *expr.Bound, v scalar.Scalar, path string) (*pb.Expression, error) {
+	l, err := literalOf(v)
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	x.typeHint(v.DType())
+	return l.ToProto(), nil
+}
+
+// typeHint numbers a node that carries a type and records a hint when the
+// default reading of its Substrait type would differ from t.
+func (x *exporter) typeHint(t dtype.DType) {
+	n := x.seq
+	x.seq++
+	if r, ok := defaultReading(t); ok && !r.Equal(t) {
+		x.hints.types[n] = t.String()
+	}
+}
+
+// fieldRef exports a chain of get_item calls that starts at $ or at a
+// lambda parameter as one field reference with nested struct-field
+// segments; a chain that starts anywhere else references the fields of
+// that expression.
+func (x *exporter) fieldRef(b *expr.Bound, path string) (*pb.Expression, error) {
+	var names []string
+	n := b
+	npath := path
+	for n.Kind() == expr.KindCall {
+		g, ok := n.Fn().(fn.GetItemFn)
+		if !ok {
+			break
+		}
+		names = append(names, g.Field)
+		n = n.Arg(0)
+		npath = child(npath, 0)
+	}
+	// names are innermost first; the segments go outermost first.
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
+	}
+	ref := &pb.Expression_FieldReference{}
+	t := n.DType()
+	var first *pb.Expression_ReferenceSegment_StructField
+	var seg *pb.Expression_ReferenceSegment_StructField
+	switch n.Kind() {
+	case expr.KindRoot:
+		ref.RootType = &pb.Expression_FieldReference_RootReference_{RootReference: &pb.Expression_FieldReference_RootReference{}}
+	case expr.KindVar:
+		steps, index, ok := x.lookupParam(n.Name())
+		if !ok {
+			return nil, x.fail(n, npath, unsupported("variable %s is not a lambda parameter: Substrait has no free variables (export before binding variables, e.g. before partitioning)", n.Name()))
+		}
+		ref.RootType = &pb.Expression_FieldReference_LambdaParameterReference_{LambdaParameterReference: &pb.Expression_FieldReference_LambdaParameterReference{StepsOut: steps}}
+		// Lambda parameters are the fields of a struct: the first segment
+		// picks the parameter.
+		first = &pb.Expression_ReferenceSegment_StructField{Field: int32(index)}
+		seg = first
+	default:
+		root, err := x.node(n, npath)
+		if err != nil {
+			return nil, err
+		}
+		ref.RootType = &pb.Expression_FieldReference_Expression{Expression: root}
+	}
+	for _, name := range names {
+		i := t.FieldIndex(name)
+		if i < 0 {
+			return nil, x.fail(b, path, invalid("no field %q in %s", name, t))
+		}
+		s := &pb.Expression_ReferenceSegment_StructField{Field: int32(i)}
+		if first == nil {
+			first = s
+		} else {
+			seg.Child = &pb.Expression_ReferenceSegment{ReferenceType: &pb.Expression_ReferenceSegment_StructField_{StructField: s}}
+		}
+		seg = s
+		t = t.Fields()[i].Type
+	}
+	if first == nil {
+		return nil, x.fail(b, path, unsupported("$ as a value: Substrait references the fields of its input, not the input itself"))
+	}
+	ref.ReferenceType = &pb.Expression_FieldReference_DirectReference{DirectReference: &pb.Expression_ReferenceSegment{
+		ReferenceType: &pb.Expression_ReferenceSegment_StructField_{StructField: first},
+	}}
+	return &pb.Expression{RexType: &pb.Expression_Selection{Selection: ref}}, nil
+}
+
+// lookupParam finds a lambda parameter as binding does: the innermost
+// lambda that has it, the last parameter of that name.
+func (x *exporter) lookupParam(name string) (steps uint32, index int, ok bool) {
+	for d := len(x.lambdas) - 1; d >= 0; d-- {
+		ps := x.lambdas[d]
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i] == name {
+				return uint32(len(x.lambdas) - 1 - d), i, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// cast exports cast as a cast that throws on failure and try_cast as one
+// that returns null.
+func (x *exporter) cast(b *expr.Bound, f fn.CastFn, path string) (*pb.Expression, error) {
+	to, err := typeOf(f.To)
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	x.typeHint(f.To)
+	in, err := x.node(b.Arg(0), child(path, 0))
+	if err != nil {
+		return nil, err
+	}
+	behavior := pb.Expression_Cast_FAILURE_BEHAVIOR_THROW_EXCEPTION
+	if f.Try {
+		behavior = pb.Expression_Cast_FAILURE_BEHAVIOR_RETURN_NULL
+	}
+	return &pb.Expression{RexType: &pb.Expression_Cast_{Cast: &pb.Expression_Cast{
+		Type: types.TypeToProto(to), Input: in, FailureBehavior: behavior,
+	}}}, nil
+}
+
+// caseWhen exports CASE as IfThen. Substrait's IfThen always has an else:
+// a CASE without one gets a null of its result type, which is what it
+// yields when no condition holds.
+func (x *exporter) caseWhen(b *expr.Bound, f fn.CaseWhenFn, path string) (*pb.Expression, error) {
+	args := b.Args()
+	n := f.Branches(len(args))
+	ite := &pb.Expression_IfThen{}
+	for i := 0; i < n; i++ {
+		cond, err := x.node(args[2*i], child(path, 2*i))
+		if err != nil {
+			return nil, err
+		}
+		then, err := x.node(args[2*i+1], child(path, 2*i+1))
+		if err != nil {
+			return nil, err
+		}
+		ite.Ifs = append(ite.Ifs, &pb.Expression_IfThen_IfClause{If: cond, Then: then})
+	}
+	var err error
+	if f.HasElse {
+		ite.Else, err = x.node(args[len(args)-1], child(path, len(args)-1))
+	} else {
+		ite.Else, err = x.literal(b, scalar.Null(b.DType()), path+".else")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &pb.Expression{RexType: &pb.Expression_IfThen_{IfThen: ite}}, nil
+}
+
+// inList exports x IN (v1, …) as a SingularOrList.
+func (x *exporter) inList(b *expr.Bound, path string) (*pb.Expression, error) {
+	args := b.Args()
+	v, err := x.node(args[0], child(path, 0))
+	if err != nil {
+		return nil, err
+	}
+	sol := &pb.Expression_SingularOrList{Value: v}
+	for i := 1; i < len(args); i++ {
+		o, err := x.node(args[i], child(path, i))
+		if err != nil {
+			return nil, err
+		}
+		sol.Options = append(sol.Options, o)
+	}
+	return &pb.Expression{RexType: &pb.Expression_SingularOrList_{SingularOrList: sol}}, nil
+}
+
+// pack exports a struct pack as a nested struct expression; the field
+// names travel as a hint.
+func (x *exporter) pack(b *expr.Bound, f fn.PackFn, path string) (*pb.Expression, error) {
+	if _, err := typeOf(b.DType()); err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	x.typeHint(b.DType())
+	st := &pb.Expression_Nested_Struct{}
+	for i, a := range b.Args() {
+		e, err := x.node(a, child(path, i))
+		if err != nil {
+			return nil, err
+		}
+		st.Fields = append(st.Fields, e)
+	}
+	return &pb.Expression{RexType: &pb.Expression_Nested_{Nested: &pb.Expression_Nested{
+		Nullable:   false,
+		NestedType: &pb.Expression_Nested_Struct_{Struct: st},
+	}}}, nil
+}
+
+// like exports LIKE and ILIKE as functions_string's like with the
+// case_sensitivity option; NOT LIKE is not(like(…)).
+func (x *exporter) like(b *expr.Bound, f fn.LikeFn, path string) (*pb.Expression, error) {
+	sens := "CASE_SENSITIVE"
+	if f.CaseInsensitive {
+		sens = "CASE_INSENSITIVE"
+	}
+	t := target{urnString, "like", []*types.FunctionOption{option("case_sensitivity", sens)}}
+	if !f.Negated {
+		return x.function(b, path, t)
+	}
+	inner, err := expr.NewCall(fn.Like(false, f.CaseInsensitive), b.Args()...)
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	l, err := x.function(inner, path, t)
+	if err != nil {
+		return nil, err
+	}
+	out, err := typeOf(b.DType())
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	probe := &sexpr.NullLiteral{Type: out}
+	sf, err := sexpr.NewScalarFunc(x.reg, extensions.ID{URN: urnBoolean, Name: "not"}, nil, probe)
+	if err != nil {
+		return nil, x.fail(b, path, unsupported("not has no signature for %s: %v", b.DType(), err))
+	}
+	return &pb.Expression{RexType: &pb.Expression_ScalarFunction_{ScalarFunction: &pb.Expression_ScalarFunction{
+		FunctionReference: sf.FuncRef(),
+		Arguments:         []*pb.FunctionArgument{{ArgType: &pb.FunctionArgument_Value{Value: l}}},
+		OutputType:        types.TypeToProto(out),
+	}}}, nil
+}

@@ -1,0 +1,249 @@
+package substrait
+
+import (
+	"github.com/substrait-io/substrait-go/v8/extensions"
+	"github.com/substrait-io/substrait-go/v8/types"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+)
+
+// The standard extensions colexpr's functions map to.
+const (
+	urnArithmetic = extensions.SubstraitDefaultURNPrefix + "functions_arithmetic"
+	urnDecimal    = extensions.SubstraitDefaultURNPrefix + "functions_arithmetic_decimal"
+	urnComparison = extensions.SubstraitDefaultURNPrefix + "functions_comparison"
+	urnBoolean    = extensions.SubstraitDefaultURNPrefix + "functions_boolean"
+	urnString     = extensions.SubstraitDefaultURNPrefix + "functions_string"
+	urnList       = extensions.SubstraitDefaultURNPrefix + "functions_list"
+)
+
+// target is the Substrait function a colexpr call exports to.
+type target struct {
+	urn, name string
+	opts      []*types.FunctionOption
+}
+
+func option(name, value string) *types.FunctionOption {
+	return &types.FunctionOption{Name: name, Preference: []string{value}}
+}
+
+// exportSpec maps a colexpr call, given its argument dtypes, to its
+// Substrait function; ok is false when the function has no Substrait form.
+type exportSpec func(args []dtype.DType) target
+
+// exports maps colexpr function ids to their Substrait functions. Calls
+// with a form of their own (literal, get_item, cast, try_cast, case_when,
+// in_list, pack, like, coalesce, fill_null) are handled by the exporter.
+var exports = map[string]exportSpec{
+	"add": arithmetic("add"),
+	"sub": arithmetic("subtract"),
+	"mul": arithmetic("multiply"),
+	"div": arithmetic("divide"),
+	"mod": arithmetic("modulus"),
+	"neg": arithmetic("negate"),
+	"abs": arithmetic("abs"),
+
+	"eq":                   plain(urnComparison, "equal"),
+	"neq":                  plain(urnComparison, "not_equal"),
+	"lt":                   plain(urnComparison, "lt"),
+	"lte":                  plain(urnComparison, "lte"),
+	"gt":                   plain(urnComparison, "gt"),
+	"gte":                  plain(urnComparison, "gte"),
+	"is_distinct_from":     plain(urnComparison, "is_distinct_from"),
+	"is_not_distinct_from": plain(urnComparison, "is_not_distinct_from"),
+	"between":              plain(urnComparison, "between"),
+	"is_null":              plain(urnComparison, "is_null"),
+	"is_not_null":          plain(urnComparison, "is_not_null"),
+
+	"and": plain(urnBoolean, "and"),
+	"or":  plain(urnBoolean, "or"),
+	"not": plain(urnBoolean, "not"),
+
+	"lower":       plain(urnString, "lower", option("char_set", "UTF8")),
+	"upper":       plain(urnString, "upper", option("char_set", "UTF8")),
+	"length":      plain(urnString, "char_length"),
+	"byte_length": plain(urnString, "octet_length"),
+	"starts_with": plain(urnString, "starts_with", option("case_sensitivity", "CASE_SENSITIVE")),
+	"ends_with":   plain(urnString, "ends_with", option("case_sensitivity", "CASE_SENSITIVE")),
+	"contains":    plain(urnString, "contains", option("case_sensitivity", "CASE_SENSITIVE")),
+	"concat":      plain(urnString, "concat", option("null_handling", "IGNORE_NULLS")),
+	"substring":   plain(urnString, "substring", option("negative_start", "LEFT_OF_BEGINNING")),
+
+	"list_length":    plain(urnList, "cardinality"),
+	"list_transform": plain(urnList, "transform"),
+	"list_filter":    plain(urnList, "filter"),
+	"list_any":       plain(urnList, "any_match"),
+	"list_all":       plain(urnList, "all_match"),
+}
+
+// refusals explain, for colexpr functions with no Substrait form, why.
+var refusals = map[string]string{
+	"list_contains": "Substrait's standard extensions have no list membership test with SQL's null rule",
+	"list_element":  "Substrait's standard extensions have no 1-based list element function (its ListElement reference is 0-based with unspecified out-of-range behaviour)",
+	"select":        "Substrait has no struct projection function; reference the fields and pack them",
+	"merge":         "Substrait has no struct merge function",
+}
+
+func plain(urn, name string, opts ...*types.FunctionOption) exportSpec {
+	return func([]dtype.DType) target { return target{urn, name, opts} }
+}
+
+// arithmetic picks the decimal extension for decimals and the options that
+// say colexpr's semantics: checked integer and decimal arithmetic
+// (overflow ERROR, division by zero ERROR), truncating integer modulus,
+// IEEE 754 floats rounded to nearest even.
+func arithmetic(name string) exportSpec {
+	return func(args []dtype.DType) target {
+		t := args[0]
+		switch {
+		case t.IsDecimal():
+			if name == "negate" || name == "abs" {
+				return target{urnDecimal, name, nil}
+			}
+			return target{urnDecimal, name, []*types.FunctionOption{option("overflow", "ERROR")}}
+		case t.IsFloat():
+			switch name {
+			case "negate", "abs":
+				return target{urnArithmetic, name, nil}
+			case "divide":
+				return target{urnArithmetic, name, []*types.FunctionOption{
+					option("rounding", "TIE_TO_EVEN"), option("on_domain_error", "NAN"), option("on_division_by_zero", "IEEE")}}
+			}
+			return target{urnArithmetic, name, []*types.FunctionOption{option("rounding", "TIE_TO_EVEN")}}
+		}
+		switch name {
+		case "divide":
+			return target{urnArithmetic, name, []*types.FunctionOption{
+				option("overflow", "ERROR"), option("on_domain_error", "ERROR"), option("on_division_by_zero", "ERROR")}}
+		case "modulus":
+			return target{urnArithmetic, name, []*types.FunctionOption{
+				option("division_type", "TRUNCATE"), option("overflow", "ERROR"), option("on_domain_error", "ERROR")}}
+		}
+		return target{urnArithmetic, name, []*types.FunctionOption{option("overflow", "ERROR")}}
+	}
+}
+
+// importSpec reads a Substrait function back into colexpr.
+type importSpec struct {
+	// allowed lists, per option name, the values colexpr implements; an
+	// option the call gives must name one of them among its preferences.
+	allowed func(args []dtype.DType) map[string][]string
+	// build makes the call from the bound arguments and the chosen option
+	// values.
+	build func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error)
+	// hof marks the higher-order functions: argument 1 is a lambda.
+	hof fn.Function
+}
+
+func call(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, error) {
+	return func(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) { return expr.NewCall(f, args...) }
+}
+
+func allow(opts map[string][]string) func([]dtype.DType) map[string][]string {
+	return func([]dtype.DType) map[string][]string { return opts }
+}
+
+var noOptions = allow(nil)
+
+// arithmeticOptions are the option values colexpr's checked integer and
+// decimal arithmetic and IEEE floats honour.
+func arithmeticOptions(name string) func([]dtype.DType) map[string][]string {
+	return func(args []dtype.DType) map[string][]string {
+		float := len(args) > 0 && args[0].IsFloat()
+		m := map[string][]string{"overflow": {"ERROR"}, "rounding": {"TIE_TO_EVEN"}}
+		switch name {
+		case "divide":
+			if float {
+				m["on_domain_error"] = []string{"NAN"}
+				m["on_division_by_zero"] = []string{"IEEE"}
+			} else {
+				m["on_domain_error"] = []string{"ERROR"}
+				m["on_division_by_zero"] = []string{"ERROR"}
+			}
+		case "modulus":
+			m["division_type"] = []string{"TRUNCATE"}
+			m["on_domain_error"] = []string{"ERROR"}
+		}
+		return m
+	}
+}
+
+// imports maps Substrait functions (extension URN and simple name) to
+// colexpr.
+var imports = map[extensions.ID]importSpec{}
+
+func init() {
+	for name, f := range map[string]fn.Function{"add": fn.Add, "subtract": fn.Sub, "multiply": fn.Mul, "divide": fn.Div, "modulus": fn.Mod, "negate": fn.Neg, "abs": fn.Abs} {
+		imports[extensions.ID{URN: urnArithmetic, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: call(f)}
+		imports[extensions.ID{URN: urnDecimal, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: call(f)}
+	}
+	for name, f := range map[string]fn.Function{"equal": fn.Eq, "not_equal": fn.NotEq, "lt": fn.Lt, "lte": fn.LtEq, "gt": fn.Gt, "gte": fn.GtEq,
+		"is_distinct_from": fn.IsDistinctFrom, "is_not_distinct_from": fn.IsNotDistinctFrom, "between": fn.Between,
+		"is_null": fn.IsNull, "is_not_null": fn.IsNotNull, "coalesce": fn.Coalesce} {
+		imports[extensions.ID{URN: urnComparison, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
+	}
+	imports[extensions.ID{URN: urnBoolean, Name: "and"}] = importSpec{allowed: noOptions, build: variadicLogic(fn.And, true)}
+	imports[extensions.ID{URN: urnBoolean, Name: "or"}] = importSpec{allowed: noOptions, build: variadicLogic(fn.Or, false)}
+	imports[extensions.ID{URN: urnBoolean, Name: "not"}] = importSpec{allowed: noOptions, build: importNot}
+
+	caseSensitive := allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE"}})
+	for name, f := range map[string]fn.Function{"starts_with": fn.StartsWith, "ends_with": fn.EndsWith, "contains": fn.Contains} {
+		imports[extensions.ID{URN: urnString, Name: name}] = importSpec{allowed: caseSensitive, build: call(f)}
+	}
+	utf8 := allow(map[string][]string{"char_set": {"UTF8"}})
+	imports[extensions.ID{URN: urnString, Name: "lower"}] = importSpec{allowed: utf8, build: call(fn.Lower)}
+	imports[extensions.ID{URN: urnString, Name: "upper"}] = importSpec{allowed: utf8, build: call(fn.Upper)}
+	imports[extensions.ID{URN: urnString, Name: "char_length"}] = importSpec{allowed: noOptions, build: call(fn.Length)}
+	imports[extensions.ID{URN: urnString, Name: "octet_length"}] = importSpec{allowed: noOptions, build: call(fn.ByteLength)}
+	imports[extensions.ID{URN: urnString, Name: "concat"}] = importSpec{allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS"}}), build: call(fn.Concat)}
+	imports[extensions.ID{URN: urnString, Name: "substring"}] = importSpec{allowed: allow(map[string][]string{"negative_start": {"LEFT_OF_BEGINNING"}}), build: call(fn.Substring)}
+	imports[extensions.ID{URN: urnString, Name: "like"}] = importSpec{
+		allowed: allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE", "CASE_INSENSITIVE"}}),
+		build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+			return expr.NewCall(fn.Like(false, chosen["case_sensitivity"] == "CASE_INSENSITIVE"), args...)
+		},
+	}
+
+	imports[extensions.ID{URN: urnList, Name: "cardinality"}] = importSpec{allowed: noOptions, build: call(fn.ListLength)}
+	for name, f := range map[string]fn.Function{"transform": fn.ListTransform, "filter": fn.ListFilter, "any_match": fn.ListAny, "all_match": fn.ListAll} {
+		imports[extensions.ID{URN: urnList, Name: name}] = importSpec{allowed: noOptions, build: call(f), hof: f}
+	}
+}
+
+// variadicLogic reads Substrait's variadic and/or: and() is true, and(x)
+// is x, and(a, b, c) is (a AND b) AND c.
+func variadicLogic(f fn.Function, empty bool) func([]*expr.Bound, map[string]string) (*expr.Bound, error) {
+	return func(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) {
+		switch len(args) {
+		case 0:
+			return literalBool(empty), nil
+		case 1:
+			if !args[0].DType().IsBool() {
+				return nil, &fn.ArgError{Fn: f.ID(), Arg: 0, Msg: "has type " + args[0].DType().String() + ", want bool"}
+			}
+			return args[0], nil
+		}
+		acc := args[0]
+		for _, a := range args[1:] {
+			next, err := expr.NewCall(f, acc, a)
+			if err != nil {
+				return nil, err
+			}
+			acc = next
+		}
+		return acc, nil
+	}
+}
+
+// importNot reads not(like(…)) as the negated like, as colexpr's text NOT
+// LIKE is; other arguments get a plain not.
+func importNot(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) {
+	if len(args) == 1 {
+		if l, ok := args[0].Fn().(fn.LikeFn); ok && args[0].Kind() == expr.KindCall && !l.Negated {
+			return expr.NewCall(fn.Like(true, l.CaseInsensitive), args[0].Args()...)
+		}
+	}
+	return expr.NewCall(fn.Not, args...)
+}
