@@ -242,3 +242,13 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatNilFunction(t *testing.T) {
+	got := expr.Format(&expr.Call{Args: []expr.Expr{expr.Col("a")}})
+	if got != "<nil function>(a)" {
+		t.Fatalf("Format of a call without a function = %q", got)
+	}
+	if _, err := expr.Bind(&expr.Call{}, expr.ScopeOf(dtype.Null())); err == nil {
+		t.Fatal("binding a call without a function succeeded")
+	}
+}

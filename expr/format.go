@@ -101,6 +101,9 @@ func precedence(e Expr) int {
 // operatorForm reports whether c has the argument count its operator or
 // keyword syntax needs; other calls print as id(args…).
 func operatorForm(c *Call) bool {
+	if c.Fn == nil {
+		return false
+	}
 	n := len(c.Args)
 	switch f := c.Fn.(type) {
 	case fn.LiteralFn:
@@ -215,6 +218,13 @@ func (p *printer) args(args []Expr) {
 }
 
 func (p *printer) call(c *Call) {
+	if c.Fn == nil {
+		// Not a valid tree, but error messages print it: never panic.
+		p.b.WriteString("<nil function>(")
+		p.args(c.Args)
+		p.b.WriteByte(')')
+		return
+	}
 	id := c.Fn.ID()
 	if !operatorForm(c) {
 		// and, or, not are keywords: "and"(a, b, c).
