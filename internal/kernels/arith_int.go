@@ -532,6 +532,18 @@ func mulU64VS[T Integer](dst, a []T, y T) bool {
 	return of != 0
 }
 
+// Division runs in float64 when that is exact: for integers below 2^53 in
+// magnitude, the correctly rounded quotient of their float64 values
+// truncates to the integer quotient (the quotient is at least 1/|y| away
+// from the next integer, more than its rounding error), and the float
+// divider is several times faster than the integer one. 64-bit columns
+// holding larger values fall back to integer division. A zero divisor
+// gives an arbitrary value and a flag, never a trap.
+
+// exactInFloat is the bound below which integers divide exactly in
+// float64.
+const exactInFloat = 1 << 53
+
 // divModVS divides by one scalar: a zero divisor fails every row (the
 // caller finds the first valid one), -1 only MIN.
 func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
@@ -543,16 +555,19 @@ func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
 	if isSigned[T]() && y == ^T(0) {
 		// x / -1 = -x and x % -1 = 0; only MIN fails.
 		mn := minOf[T]()
-		bad := false
+		var bad uint64
 		for i, x := range a {
-			bad = bad || x == mn
+			bad |= b2u(x == mn)
 			if op == OpDiv {
 				dst[i] = -x
 			} else {
 				dst[i] = 0
 			}
 		}
-		return bad
+		return bad != 0
+	}
+	if inFloatRange(y) && divFloatVS(op, dst, a, y) {
+		return false
 	}
 	if op == OpDiv {
 		for i, x := range a {
@@ -566,9 +581,40 @@ func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
 	return false
 }
 
+// inFloatRange reports whether |v| < 2^53.
+func inFloatRange[T Integer](v T) bool {
+	return bitWidth[T]() < 64 || uint64(v)+exactInFloat < 2*exactInFloat || !isSigned[T]() && uint64(v) < exactInFloat
+}
+
+// divFloatVS divides in float64 (y is nonzero, not -1, and below 2^53).
+// For 64-bit T it reports false, leaving dst to be overwritten, when some
+// x is too large to divide exactly.
+func divFloatVS[T Integer](op ArithOp, dst, a []T, y T) bool {
+	dst = dst[:len(a)]
+	fy := float64(y)
+	var big uint64
+	signed := isSigned[T]()
+	for i, x := range a {
+		q := T(float64(x) / fy)
+		if op == OpMod {
+			q = x - q*y
+		}
+		dst[i] = q
+		if signed {
+			big |= (uint64(x) + exactInFloat) >> 54
+		} else {
+			big |= uint64(x) >> 53
+		}
+	}
+	return bitWidth[T]() < 64 || big == 0
+}
+
 // divModV divides by a column of divisors; a is a column or a scalar.
 func divModV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T) bool {
 	dst = dst[:len(b)]
+	if bad, ok := divFloatV(op, dst, a, b); ok {
+		return bad
+	}
 	signed := isSigned[T]()
 	mn := minOf[T]()
 	bad := false
@@ -592,6 +638,37 @@ func divModV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T) bool {
 		}
 	}
 	return bad
+}
+
+// divFloatV divides by a column in float64, flagging zero divisors and
+// MIN / -1. ok is false when a 64-bit operand is too large to divide
+// exactly (dst is then to be overwritten).
+func divFloatV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T) (bad, ok bool) {
+	signed := isSigned[T]()
+	mn := minOf[T]()
+	var flags, big uint64
+	x := a.Scalar
+	for i, y := range b {
+		if !a.IsScalar {
+			x = a.Vals[i]
+		}
+		q := T(float64(x) / float64(y))
+		if op == OpMod {
+			q = x - q*y
+		}
+		dst[i] = q
+		flags |= b2u(y == 0) | b2u(signed && y == ^T(0) && x == mn)
+		if signed {
+			big |= (uint64(x)+exactInFloat)>>54 | (uint64(y)+exactInFloat)>>54
+		} else {
+			big |= (uint64(x) | uint64(y)) >> 53
+		}
+	}
+	if bitWidth[T]() == 64 && big != 0 {
+		return false, false
+	}
+	// A -1 divisor: the float quotient of MIN overflows T; the flag stands.
+	return flags != 0, true
 }
 
 // IntNeg computes -x (neg) or |x| (abs), checked: -MIN and |MIN| overflow.
