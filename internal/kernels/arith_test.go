@@ -140,3 +140,52 @@ func testIntOracle[T Integer](t *testing.T, p dtype.PType) {
 		y.Release()
 	}
 }
+
+// countingAlloc counts the allocations a kernel asks for.
+type countingAlloc struct {
+	memory.Allocator
+	n int
+}
+
+func (c *countingAlloc) Allocate(size int) []byte {
+	c.n++
+	return c.Allocator.Allocate(size)
+}
+
+// TestOneAllocation: checked arithmetic allocates its output buffer once,
+// plus the validity bitmap when an input has nulls, and nothing for a
+// scalar result.
+func TestOneAllocation(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ := dtype.Primitive(dtype.U32, true)
+	vals := make([]uint32, 1000)
+	all, some := make([]bool, 1000), make([]bool, 1000)
+	for i := range all {
+		all[i], some[i] = true, i%10 != 0
+	}
+	x, y := intColumn(mem, typ, vals, all), intColumn(mem, typ, vals, some)
+	defer x.Release()
+	defer y.Release()
+	one := datum.FromScalar(scalar.Uint(dtype.U32, 1), 1000)
+	for _, c := range []struct {
+		name string
+		l, r datum.Datum
+		want int
+	}{
+		{"no nulls", x, x, 1},
+		{"nulls", x, y, 2},
+		{"scalar", x, one, 1},
+		{"scalars", one, one, 0},
+	} {
+		ca := &countingAlloc{Allocator: mem}
+		res, err := IntArith[uint32](ca, OpAdd, c.l, c.r, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+		if ca.n != c.want {
+			t.Errorf("%s: %d allocations, want %d", c.name, ca.n, c.want)
+		}
+	}
+}

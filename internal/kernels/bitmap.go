@@ -46,6 +46,25 @@ func (b Bitmap) Get(i int) bool {
 	return b.Buf[j>>3]>>(j&7)&1 != 0
 }
 
+// Words views the first nw words of b directly when b starts on a word
+// boundary of an 8-byte aligned buffer holding them all (the usual case of
+// an unsliced array); otherwise it returns nil and the caller reads
+// through Word. The implicit all-ones bitmap has no words either.
+func (b Bitmap) Words(nw int) []uint64 {
+	if b.Buf == nil || b.Off&63 != 0 || nw == 0 {
+		return nil
+	}
+	start := b.Off >> 3
+	if len(b.Buf)-start < nw*8 {
+		return nil
+	}
+	p := unsafe.Pointer(&b.Buf[start])
+	if uintptr(p)&7 != 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(p), nw)
+}
+
 // ValidityOf is the validity bitmap of arr: the implicit all-ones bitmap
 // when arr has no nulls. An array of Arrow's null type has no bitmap and
 // every row null; callers treat the null dtype before asking for this.
@@ -153,6 +172,13 @@ func AndBitmaps(mem memory.Allocator, n int, ms ...Bitmap) (*memory.Buffer, int)
 		copyBits(words, set[0], n)
 	case 2:
 		a, b := set[0], set[1]
+		if wa, wb := a.Words(len(words)), b.Words(len(words)); wa != nil && wb != nil {
+			wb = wb[:len(wa)]
+			for k := range words {
+				words[k] = wa[k] & wb[k]
+			}
+			break
+		}
 		for k := range words {
 			words[k] = WordAt(a.Buf, a.Off+k<<6) & WordAt(b.Buf, b.Off+k<<6)
 		}

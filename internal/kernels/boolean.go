@@ -81,14 +81,30 @@ func Logic(mem memory.Allocator, or bool, l, r datum.Datum, ret dtype.DType) (da
 	}
 	validity, valid := NewBits(mem, n)
 	flip := -b2u(!or) // AND looks for known falses: complement the values
-	for k := range words {
-		x, y := a.Word(k), b.Word(k)
-		vx, vy := va.Word(k), vb.Word(k)
-		valid[k] = vx&vy | vx&(x^flip) | vy&(y^flip)
-		if or {
-			words[k] = x | y
-		} else {
-			words[k] = x & y
+	nw := len(words)
+	if wa, wb, wva, wvb := a.Words(nw), b.Words(nw), va.Words(nw), vb.Words(nw); wa != nil && wb != nil && wva != nil && wvb != nil {
+		// Word-aligned inputs with nulls on both sides: the common case,
+		// without per-word offset arithmetic.
+		wb, wva, wvb, valid = wb[:nw], wva[:nw], wvb[:nw], valid[:nw]
+		for k, x := range wa {
+			y, vx, vy := wb[k], wva[k], wvb[k]
+			valid[k] = vx&vy | vx&(x^flip) | vy&(y^flip)
+			if or {
+				words[k] = x | y
+			} else {
+				words[k] = x & y
+			}
+		}
+	} else {
+		for k := range words {
+			x, y := a.Word(k), b.Word(k)
+			vx, vy := va.Word(k), vb.Word(k)
+			valid[k] = vx&vy | vx&(x^flip) | vy&(y^flip)
+			if or {
+				words[k] = x | y
+			} else {
+				words[k] = x & y
+			}
 		}
 	}
 	maskTail(words, n)
