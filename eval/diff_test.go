@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
@@ -31,7 +32,7 @@ import (
 // keep it as a case in regress_test.go.
 
 var (
-	flagIterations = flag.Int("eval.iterations", 600, "expressions the differential test generates")
+	flagIterations = flag.Int("eval.iterations", 1000, "expressions the differential test generates")
 	flagSeed       = flag.Uint64("eval.seed", 1, "seed of the differential test")
 )
 
@@ -94,15 +95,16 @@ func TestDifferential(t *testing.T) {
 		input := array.NewSlice(full, int64(extra), int64(n+extra))
 		full.Release()
 		b := g.expr(g.anyType(), 1+g.intn(4))
-		res := checkDifferential(mem, b, input)
+		mode := g.randomMode()
+		res := checkDifferentialMode(mem, b, input, mode)
 		stats.add(res)
 		if res.mismatch != "" {
 			failures++
-			sb, sin := shrink(b, input)
-			small := checkDifferential(memory.NewGoAllocator(), sb, sin)
+			sb, sin := shrink(b, input, mode)
+			small := checkDifferentialMode(memory.NewGoAllocator(), sb, sin, mode)
 			sin.Release()
-			t.Errorf("seed %d (-eval.seed=%d, iteration %d): %s\nexpression: %s\nshrunk to a regression case:\n\t{name: \"?\", expr: %q, data: %q},",
-				seed, *flagSeed, it, firstLine(small.mismatch), shorten(b.String()), sb.String(), small.data)
+			t.Errorf("seed %d (-eval.seed=%d, iteration %d, %s): %s\nexpression: %s\nshrunk to a regression case:\n\t{name: \"?\", expr: %q, data: %q},",
+				seed, *flagSeed, it, mode, firstLine(small.mismatch), shorten(b.String()), sb.String(), small.data)
 			if failures >= 10 {
 				t.Fatal("stopping after 10 failures")
 			}
@@ -148,9 +150,65 @@ func (s *diffStats) sentinels() string {
 	return strings.Join(parts, ", ")
 }
 
+// diffMode is how the differential test hands the input to the evaluator.
+type diffMode struct {
+	// scalarRoot: $ is row 0 of the input as a scalar, broadcast to all
+	// rows (EvalDatum with a scalar input).
+	scalarRoot bool
+	// vars: these root fields are read through free variables named c_<field>
+	// (EvalDatum with vars, as partitioning evaluates), not from $.
+	vars []string
+}
+
+func (m diffMode) String() string {
+	return fmt.Sprintf("scalarRoot=%v vars=%v", m.scalarRoot, m.vars)
+}
+
+// randomMode picks how to run one case: mostly Eval over the array.
+func (g *gen) randomMode() diffMode {
+	var m diffMode
+	m.scalarRoot = g.chance(0.1)
+	if g.chance(0.15) {
+		for _, f := range g.root.Fields() {
+			if g.chance(0.5) {
+				m.vars = append(m.vars, f.Name)
+			}
+		}
+	}
+	return m
+}
+
+// withVars is b with $.f read through the variable c_f for each field f
+// in fields.
+func withVars(b *expr.Bound, fields []string) (*expr.Bound, error) {
+	if b.Kind() == expr.KindCall {
+		if g, ok := b.Fn().(fn.GetItemFn); ok && b.Arg(0).Kind() == expr.KindRoot && contains(fields, g.Field) {
+			return expr.NewVar("c_"+g.Field, b.DType()), nil
+		}
+	}
+	if len(b.Args()) == 0 {
+		return b, nil
+	}
+	args := make([]*expr.Bound, len(b.Args()))
+	for i, a := range b.Args() {
+		na, err := withVars(a, fields)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = na
+	}
+	return b.WithArgs(args)
+}
+
 // checkDifferential evaluates b over input with Eval and with the
 // reference and compares them.
-func checkDifferential(mem memory.Allocator, b *expr.Bound, input arrow.Array) (res diffResult) {
+func checkDifferential(mem memory.Allocator, b *expr.Bound, input arrow.Array) diffResult {
+	return checkDifferentialMode(mem, b, input, diffMode{})
+}
+
+// checkDifferentialMode is checkDifferential with the input handed over as
+// mode says.
+func checkDifferentialMode(mem memory.Allocator, b *expr.Bound, input arrow.Array, mode diffMode) (res diffResult) {
 	js, _ := input.MarshalJSON()
 	res.data = string(js)
 	defer func() {
@@ -165,6 +223,23 @@ func checkDifferential(mem memory.Allocator, b *expr.Bound, input arrow.Array) (
 		return res
 	}
 
+	if input.Len() == 0 {
+		mode.scalarRoot = false
+	}
+	var row0 scalar.Scalar
+	if mode.scalarRoot {
+		if row0, err = scalar.FromArray(input, 0, rt); err != nil {
+			res.mismatch = fmt.Sprintf("reading row 0: %v", err)
+			return res
+		}
+	}
+	if len(mode.vars) > 0 {
+		if b, err = withVars(b, mode.vars); err != nil {
+			res.mismatch = fmt.Sprintf("moving fields to variables: %v", err)
+			return res
+		}
+	}
+
 	// The reference, row by row; the sentinels of all rows that fail.
 	want := make([]scalar.Scalar, input.Len())
 	refSentinels := map[error]bool{}
@@ -175,7 +250,14 @@ func checkDifferential(mem memory.Allocator, b *expr.Bound, input arrow.Array) (
 			res.mismatch = fmt.Sprintf("reading row %d: %v", i, err)
 			return res
 		}
-		v, err := refEval(b, refEnv{root: row})
+		if mode.scalarRoot {
+			row = row0
+		}
+		env := refEnv{root: row}
+		for _, f := range mode.vars {
+			env = env.with("c_"+f, row.Value().([]scalar.Scalar)[rt.FieldIndex(f)])
+		}
+		v, err := refEval(b, env)
 		if err != nil {
 			var re *refError
 			if !errors.As(err, &re) {
@@ -193,7 +275,7 @@ func checkDifferential(mem memory.Allocator, b *expr.Bound, input arrow.Array) (
 		want[i] = v
 	}
 
-	got, err := Eval(mem, b, input)
+	got, err := evalMode(mem, b, input, rt, row0, mode)
 	if err != nil {
 		s := primarySentinel(err)
 		switch {
@@ -267,9 +349,9 @@ func sameValue(a, b scalar.Scalar) bool {
 // subtrees by one of their arguments or by a null literal, and keeps a
 // single row of the data when one suffices. The caller releases the
 // returned array.
-func shrink(b *expr.Bound, input arrow.Array) (*expr.Bound, arrow.Array) {
+func shrink(b *expr.Bound, input arrow.Array, mode diffMode) (*expr.Bound, arrow.Array) {
 	mem := memory.NewGoAllocator()
-	fails := func(b *expr.Bound, in arrow.Array) bool { return checkDifferential(mem, b, in).mismatch != "" }
+	fails := func(b *expr.Bound, in arrow.Array) bool { return checkDifferentialMode(mem, b, in, mode).mismatch != "" }
 	input.Retain()
 	for i := range input.Len() {
 		row := array.NewSlice(input, int64(i), int64(i+1))
@@ -349,4 +431,32 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// evalMode evaluates b over input as mode says, to an array.
+func evalMode(mem memory.Allocator, b *expr.Bound, input arrow.Array, rt dtype.DType, row0 scalar.Scalar, mode diffMode) (arrow.Array, error) {
+	if !mode.scalarRoot && len(mode.vars) == 0 {
+		return Eval(mem, b, input)
+	}
+	n := input.Len()
+	in := datum.FromArray(input, rt)
+	if mode.scalarRoot {
+		in = datum.FromScalar(row0, n)
+	}
+	vars := map[string]datum.Datum{}
+	for _, f := range mode.vars {
+		i := rt.FieldIndex(f)
+		ft := rt.Fields()[i].Type
+		if mode.scalarRoot {
+			vars["c_"+f] = datum.FromScalar(row0.Value().([]scalar.Scalar)[i], n)
+		} else {
+			vars["c_"+f] = datum.FromArray(input.(*array.Struct).Field(i), ft)
+		}
+	}
+	d, err := EvalDatum(mem, b, in, vars)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return materialize(mem, d, b.DType())
 }

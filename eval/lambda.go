@@ -134,9 +134,10 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	child := d.Children()[0]
 	var start, end int // the child range of all rows
 	var ranges func(r int) (int, int)
+	var src []int32 // a list's offsets
 	switch t := d.DataType().(type) {
 	case *arrow.ListType:
-		src := int32Values(d, 1)
+		src = int32Values(d, 1)
 		if len(src) < off+n+1 {
 			return fl, fmt.Errorf("eval: list array with %d offsets for %d rows", len(src), off+n)
 		}
@@ -154,17 +155,32 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	if start < 0 || end < start || end > child.Len() {
 		return fl, fmt.Errorf("eval: list array addresses elements %d to %d of a child of %d", start, end, child.Len())
 	}
-	for r := range n {
-		s, e := ranges(r)
-		if s < start || e < s || e > end {
-			return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
+	switch allValid := valid.bits == nil && !valid.all; {
+	case allValid && fl.size >= 0: // the common cases, without a call per row
+		for r := range n {
+			fl.offs[r+1] = int32((r + 1) * fl.size)
 		}
-		if valid.valid(r) {
-			fl.offs[r+1] = fl.offs[r] + int32(e-s)
-		} else {
-			fl.offs[r+1] = fl.offs[r]
-			if e > s {
-				fl.dense = false
+	case allValid:
+		for r := range n {
+			s, e := src[off+r], src[off+r+1]
+			if e < s {
+				return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
+			}
+			fl.offs[r+1] = e - int32(start)
+		}
+	default:
+		for r := range n {
+			s, e := ranges(r)
+			if s < start || e < s || e > end {
+				return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
+			}
+			if valid.valid(r) {
+				fl.offs[r+1] = fl.offs[r] + int32(e-s)
+			} else {
+				fl.offs[r+1] = fl.offs[r]
+				if e > s {
+					fl.dense = false
+				}
 			}
 		}
 	}
