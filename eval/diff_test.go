@@ -351,7 +351,9 @@ func sameValue(a, b scalar.Scalar) bool {
 // returned array.
 func shrink(b *expr.Bound, input arrow.Array, mode diffMode) (*expr.Bound, arrow.Array) {
 	mem := memory.NewGoAllocator()
-	fails := func(b *expr.Bound, in arrow.Array) bool { return checkDifferentialMode(mem, b, in, mode).mismatch != "" }
+	fails := func(b *expr.Bound, in arrow.Array) bool {
+		return checkDifferentialMode(mem, b, in, mode).mismatch != ""
+	}
 	input.Retain()
 	for i := range input.Len() {
 		row := array.NewSlice(input, int64(i), int64(i+1))
