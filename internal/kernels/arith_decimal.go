@@ -22,10 +22,11 @@ type decArith struct {
 	op         ArithOp
 	lt, rt, rs dtype.DType // left, right and result types
 	ka, kb     int         // scale increases of the operands
+	prec       int         // the result's precision
 }
 
 func newDecArith(op ArithOp, lt, rt, ret dtype.DType) decArith {
-	d := decArith{op: op, lt: lt, rt: rt, rs: ret}
+	d := decArith{op: op, lt: lt, rt: rt, rs: ret, prec: ret.Precision()}
 	if op != OpMul {
 		d.ka, d.kb = ret.Scale()-lt.Scale(), ret.Scale()-rt.Scale()
 	}
@@ -33,7 +34,7 @@ func newDecArith(op ArithOp, lt, rt, ret dtype.DType) decArith {
 }
 
 // one computes x op y for one row, or the error it raises.
-func (d decArith) one(x, y decimal128.Num) (decimal128.Num, error) {
+func (d *decArith) one(x, y decimal128.Num) (decimal128.Num, error) {
 	xs, ok1 := decScaleUp(x, d.ka)
 	ys, ok2 := decScaleUp(y, d.kb)
 	var v decimal128.Num
@@ -53,7 +54,7 @@ func (d decArith) one(x, y decimal128.Num) (decimal128.Num, error) {
 			v = decRem(xs, ys)
 		}
 	}
-	if !ok || !fitsPrecision(v, d.rs.Precision()) {
+	if !ok || !fitsPrecision(v, d.prec) {
 		return v, fmt.Errorf("%w: %s %s %s does not fit %s", errs.ErrOverflow,
 			x.ToString(int32(d.lt.Scale())), d.op, y.ToString(int32(d.rt.Scale())), d.rs.AsNonNullable())
 	}

@@ -85,6 +85,8 @@ func benchColumn[T any](mem memory.Allocator, t dtype.DType, n int, nullRate flo
 			bb.Append(any(gen(i)).(int64))
 		case *array.BooleanBuilder:
 			bb.Append(any(gen(i)).(bool))
+		case *array.Float64Builder:
+			bb.Append(any(gen(i)).(float64))
 		}
 	}
 	return datum.FromArray(b.NewArray(), t)
@@ -202,6 +204,22 @@ func BenchmarkOtherKernels(b *testing.B) {
 	p := benchColumn(mem, bl, n, 0.1, func(i int) bool { return i%3 != 0 })
 	defer p.Release()
 	s := datum.FromScalar(scalar.Int64(3), n)
+	f64 := dtype.Primitive(dtype.F64, true)
+	fx := benchColumn(mem, f64, n, 0.1, func(i int) float64 { return float64(i%1000) / 7 })
+	defer fx.Release()
+	f16 := dtype.Primitive(dtype.F16, true)
+	hx, err := Cast(mem, fx, f16, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer hx.Release()
+	dec := dtype.Decimal(18, 2, true)
+	dx, err := Cast(mem, x, dec, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dx.Release()
+	dec19 := dtype.Decimal(19, 2, true)
 	cases := []struct {
 		name string
 		f    func(mem memory.Allocator) (datum.Datum, error)
@@ -219,6 +237,10 @@ func BenchmarkOtherKernels(b *testing.B) {
 			return InList(m, x, []datum.Datum{s, datum.FromScalar(scalar.Int64(7), n), datum.FromScalar(scalar.Int64(9), n)}, bl)
 		}},
 		{"distinct_i64", func(m memory.Allocator) (datum.Datum, error) { return Distinct(m, false, x, y, bl) }},
+		{"add_f64", func(m memory.Allocator) (datum.Datum, error) { return FloatArith[float64](m, OpAdd, fx, fx, f64) }},
+		{"mul_f16", func(m memory.Allocator) (datum.Datum, error) { return F16Arith(m, OpMul, hx, hx, f16) }},
+		{"add_decimal", func(m memory.Allocator) (datum.Datum, error) { return DecimalArith(m, OpAdd, dx, dx, dec19) }},
+		{"lt_decimal", func(m memory.Allocator) (datum.Datum, error) { return Compare(m, CmpLt, dx, dx, bl) }},
 		{"or", func(m memory.Allocator) (datum.Datum, error) { return Logic(m, true, p, p, bl) }},
 		{"not", func(m memory.Allocator) (datum.Datum, error) { return Not(m, p, bl) }},
 		{"is_null", func(m memory.Allocator) (datum.Datum, error) { return IsNull(m, false, x, dtype.Bool(false)) }},

@@ -127,10 +127,20 @@ var pow10 = func() (t [39]u128) {
 	return t
 }()
 
-// fitsPrecision reports whether |v| < 10^p.
+// decBounds holds ±(10^p - 1), the largest magnitudes of p digits.
+var decBounds = func() (t [39][2]decimal128.Num) {
+	for p := 1; p < len(t); p++ {
+		m := pow10[p].sub(u128{0, 1})
+		t[p][1], _ = signed(false, m)
+		t[p][0], _ = signed(true, m)
+	}
+	return t
+}()
+
+// fitsPrecision reports whether |v| < 10^p (1 <= p <= 38).
 func fitsPrecision(v decimal128.Num, p int) bool {
-	_, m := magnitude(v)
-	return m.less(pow10[p])
+	b := &decBounds[p]
+	return decCmp(v, b[0]) >= 0 && decCmp(v, b[1]) <= 0
 }
 
 // decAdd is a + b; ok is false on 128-bit overflow.
