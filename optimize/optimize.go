@@ -210,10 +210,13 @@ func (o *Optimizer) Enabled(name string) bool {
 // Rules are the registered rules in order, disabled ones included.
 func (o *Optimizer) Rules() []*Rule { return append([]*Rule(nil), o.rules...) }
 
+// MaxBudget is the largest budget SetBudget accepts.
+const MaxBudget = 1 << 14
+
 // SetBudget sets the number of rewrites one node position may take in a
-// run (at least 1).
+// run, between 1 and MaxBudget.
 func (o *Optimizer) SetBudget(n int) {
-	o.budget = max(n, 1)
+	o.budget = min(max(n, 1), MaxBudget)
 }
 
 // Budget is the rewrite budget per node position.

@@ -34,16 +34,26 @@ type run struct {
 	// known holds, per rewrite, the children and grandchildren of the
 	// replaced node; frames refer to a range of it.
 	known  []*expr.Bound
+	ranges []frameRange
 	scopes []expr.Scope
+	// High-water marks of frames and results, for reset.
+	framesHW, resultsHW int
 }
 
+// A frame is 16 bytes, so that the stack of a deep tree stays small; the
+// rare frames under a replacement keep their range of known nodes in
+// run.ranges.
 type frame struct {
-	n    *expr.Bound
-	next int32 // the next child to optimize
-	used int32 // rewrites this node position has taken
-	kLo  int32 // range of run.known that is already optimized
-	kHi  int32
-	kCur int32 // where in the range to look first
+	n        *expr.Bound
+	next     int32 // the next child to optimize
+	used     int16 // rewrites this node position has taken
+	hasRange bool  // the top of run.ranges is this frame's
+}
+
+// frameRange is the range of run.known that a frame's children may be
+// found in (they are then already optimized), and where to look first.
+type frameRange struct {
+	lo, hi, cur int32
 }
 
 var runPool = sync.Pool{New: func() any {
@@ -59,13 +69,17 @@ const maxPooledStack = 1 << 18
 
 func (r *run) reset() {
 	r.o, r.trace = nil, nil
-	clear(r.results)
-	clear(r.frames)
+	// Popped entries are not cleared as the run goes (that would cost a
+	// write barrier per node); clear everything the run used now, so a
+	// pooled run holds no tree.
+	clear(r.results[:r.resultsHW])
+	clear(r.frames[:r.framesHW])
 	clear(r.known)
 	for i := range r.scopes {
 		r.scopes[i] = expr.Scope{}
 	}
-	r.frames, r.results, r.known, r.scopes = r.frames[:0], r.results[:0], r.known[:0], r.scopes[:0]
+	r.frames, r.results, r.known, r.scopes, r.ranges = r.frames[:0], r.results[:0], r.known[:0], r.scopes[:0], r.ranges[:0]
+	r.framesHW, r.resultsHW = 0, 0
 	if cap(r.frames) > maxPooledStack {
 		r.frames = make([]frame, 0, 32)
 	}
@@ -78,37 +92,71 @@ func (r *run) reset() {
 }
 
 func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
+	// Leaves ($, variables, literals) try only the rules for every node;
+	// without any, a leaf child is its own result.
+	leafRules := len(r.o.anyRules) > 0
 	r.settle(top, 0, 0, 0)
 	for len(r.frames) > 0 {
 		f := &r.frames[len(r.frames)-1]
 		args := f.n.Args()
-		if int(f.next) < len(args) {
-			c := args[f.next]
+		if i := int(f.next); i < len(args) {
+			c := args[i]
 			f.next++
 			switch {
 			case c == nil:
 				return nil, fmt.Errorf("%w: argument %d of %s", ErrNilNode, f.next, expr.Label(f.n))
-			case f.kHi > f.kLo && r.isKnown(c, f):
+			case f.hasRange:
+				rg := &r.ranges[len(r.ranges)-1]
+				if r.isKnown(c, rg) {
+					r.results = append(r.results, c)
+				} else {
+					r.settle(c, f.used, rg.lo, rg.hi)
+				}
+			case len(c.Args()) == 0 && !leafRules:
 				r.results = append(r.results, c)
 			default:
-				r.settle(c, f.used, f.kLo, f.kHi)
+				r.settle(c, f.used, 0, 0)
 			}
 			continue
 		}
-		fr := *f
-		r.frames[len(r.frames)-1] = frame{}
+
+		// Every child has its result: pop the frame and build the node.
+		n, used := f.n, f.used
+		if len(r.frames) > r.framesHW {
+			r.framesHW = len(r.frames)
+		}
+		if f.hasRange {
+			rg := r.ranges[len(r.ranges)-1]
+			r.ranges = r.ranges[:len(r.ranges)-1]
+			if len(r.ranges) == 0 || r.ranges[len(r.ranges)-1].hi <= rg.lo {
+				// The range was this frame's own (its children shared
+				// it, and they are done): drop it.
+				r.forget(rg.lo)
+			}
+		}
 		r.frames = r.frames[:len(r.frames)-1]
-		if fr.kHi > fr.kLo && (len(r.frames) == 0 || r.frames[len(r.frames)-1].kHi <= fr.kLo) {
-			// The frame's range of known nodes was its own (its children
-			// shared it, and they are done): drop it.
-			r.forget(fr.kLo)
+		base := len(r.results) - len(args)
+		if base+len(args) > r.resultsHW {
+			r.resultsHW = base + len(args)
 		}
-		n, err := r.build(fr.n)
-		if err != nil {
-			return nil, err
+		for j, k := range r.results[base:] {
+			if k != args[j] {
+				nn, err := r.rebuild(n, r.results[base:])
+				if err != nil {
+					return nil, err
+				}
+				n = nn
+				break
+			}
 		}
-		if out, lo, hi, ok := r.rewrite(n, fr.used); ok {
-			r.settle(out, fr.used+1, lo, hi)
+		r.results = r.results[:base]
+		if n.Kind() == expr.KindLambda {
+			r.scopes[len(r.scopes)-1] = expr.Scope{}
+			r.scopes = r.scopes[:len(r.scopes)-1]
+		}
+
+		if out, lo, hi, ok := r.rewrite(n, used); ok {
+			r.settle(out, used+1, lo, hi)
 		} else {
 			r.results = append(r.results, n)
 		}
@@ -119,16 +167,32 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 	return r.results[0], nil
 }
 
+// rebuild is n with the optimized children kids, retyped.
+func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
+	nn, err := n.WithArgs(append([]*expr.Bound(nil), kids...))
+	if err != nil {
+		return nil, fmt.Errorf("optimize: internal error: rebuilding %s with optimized arguments: %w", expr.Label(n), err)
+	}
+	if !nn.DType().Equal(n.DType()) {
+		return nil, fmt.Errorf("optimize: internal error: rebuilding %s changed its dtype from %s to %s", expr.Label(n), n.DType(), nn.DType())
+	}
+	return nn, nil
+}
+
 // settle puts n, whose children are not optimized yet, at the current
 // position: a node with children gets a frame; a leaf goes to the rules at
 // once, and so does each replacement that is a leaf.
-func (r *run) settle(n *expr.Bound, used, kLo, kHi int32) {
+func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 	for {
 		if len(n.Args()) > 0 {
 			if n.Kind() == expr.KindLambda {
 				r.pushScope(n)
 			}
-			r.frames = append(r.frames, frame{n: n, used: used, kLo: kLo, kHi: kHi, kCur: kLo})
+			hasRange := kHi > kLo
+			if hasRange {
+				r.ranges = append(r.ranges, frameRange{kLo, kHi, kLo})
+			}
+			r.frames = append(r.frames, frame{n: n, used: used, hasRange: hasRange})
 			return
 		}
 		out, lo, hi, ok := r.rewrite(n, used)
@@ -140,56 +204,24 @@ func (r *run) settle(n *expr.Bound, used, kLo, kHi int32) {
 	}
 }
 
-// isKnown reports whether c is in the frame's range of known nodes. The
+// isKnown reports whether c is in a frame's range of known nodes. The
 // search starts after the previous match: a replacement usually lists the
 // nodes it reuses in the order the rule gave them, so a long list costs one
 // comparison per child.
-func (r *run) isKnown(c *expr.Bound, f *frame) bool {
-	for i := f.kCur; i < f.kHi; i++ {
+func (r *run) isKnown(c *expr.Bound, rg *frameRange) bool {
+	for i := rg.cur; i < rg.hi; i++ {
 		if r.known[i] == c {
-			f.kCur = i + 1
+			rg.cur = i + 1
 			return true
 		}
 	}
-	for i := f.kLo; i < f.kCur; i++ {
+	for i := rg.lo; i < rg.cur; i++ {
 		if r.known[i] == c {
-			f.kCur = i + 1
+			rg.cur = i + 1
 			return true
 		}
 	}
 	return false
-}
-
-// build pops n's children's results and returns n, rebuilt when one of
-// them changed.
-func (r *run) build(n *expr.Bound) (*expr.Bound, error) {
-	args := n.Args()
-	kids := r.results[len(r.results)-len(args):]
-	changed := false
-	for i, k := range kids {
-		if k != args[i] {
-			changed = true
-			break
-		}
-	}
-	out := n
-	if changed {
-		nn, err := n.WithArgs(append([]*expr.Bound(nil), kids...))
-		if err != nil {
-			return nil, fmt.Errorf("optimize: internal error: rebuilding %s with optimized arguments: %w", expr.Label(n), err)
-		}
-		if !nn.DType().Equal(n.DType()) {
-			return nil, fmt.Errorf("optimize: internal error: rebuilding %s changed its dtype from %s to %s", expr.Label(n), n.DType(), nn.DType())
-		}
-		out = nn
-	}
-	clear(kids)
-	r.results = r.results[:len(r.results)-len(args)]
-	if n.Kind() == expr.KindLambda {
-		r.scopes[len(r.scopes)-1] = expr.Scope{}
-		r.scopes = r.scopes[:len(r.scopes)-1]
-	}
-	return out, nil
 }
 
 func (r *run) pushScope(l *expr.Bound) {
@@ -212,7 +244,7 @@ func (r *run) parent() *expr.Bound {
 // rewrite tries the rules on n, whose children are optimized. The first
 // rule whose replacement the hook accepts wins; its replacement is returned
 // with the range of r.known holding n's children and grandchildren.
-func (r *run) rewrite(n *expr.Bound, used int32) (out *expr.Bound, kLo, kHi int32, ok bool) {
+func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int32, ok bool) {
 	lo := int32(len(r.known))
 	for _, e := range r.o.rulesFor(n) {
 		out := e.rewrite(&r.ctx, n)
@@ -252,7 +284,7 @@ func (r *run) forget(lo int32) {
 // the original), enforces the budget, and feeds the trace and the
 // counters. It reports whether the replacement is to be used, and whether
 // the node is to take no more rewrites (its budget is spent).
-func (r *run) hook(i int, before, after *expr.Bound, used int32) (use, stop bool) {
+func (r *run) hook(i int, before, after *expr.Bound, used int16) (use, stop bool) {
 	rule, stats := r.o.rules[i], &r.o.stats[i]
 	reason := ""
 	switch {
