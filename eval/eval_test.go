@@ -519,3 +519,39 @@ func TestMaskSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalRecord: a record batch is evaluated as the struct of its columns.
+func TestEvalRecord(t *testing.T) {
+	mem := checkedMem(t)
+	rt := mustType(t, formsType)
+	input := fromJSON(t, mem, formsType, formsRows)
+	defer input.Release()
+	rec := array.RecordFromStructArray(input.(*array.Struct), nil)
+	defer rec.Release()
+	bound := mustBind(t, expr.Coalesce(expr.Path("s", "x"), b, a), rt)
+	got, err := EvalRecord(mem, bound, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	if s := jsonOf(t, got); s != `[1,-2,30,3,4]` {
+		t.Errorf("got %s", s)
+	}
+	if _, err := EvalRecord(mem, bound, nil); err == nil {
+		t.Error("nil record: want an error")
+	}
+}
+
+// TestErrorMessage: a runtime error reads "eval: <fn>: row <n>: <cause>
+// (in `<call>`)", with the input row.
+func TestErrorMessage(t *testing.T) {
+	mem := checkedMem(t)
+	input := fromJSON(t, mem, formsType, formsRows)
+	defer input.Release()
+	bound := mustBind(t, caseWhen(ok, expr.Apply(checkPos(&probe{}), b)), mustType(t, formsType))
+	_, err := Eval(mem, bound, input)
+	want := "eval: check_pos: row 3: invalid argument (in `check_pos(b)`)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
