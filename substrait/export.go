@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	sexpr "github.com/substrait-io/substrait-go/v8/expr"
 	"github.com/substrait-io/substrait-go/v8/extensions"
 	"github.com/substrait-io/substrait-go/v8/types"
@@ -208,6 +209,9 @@ func (x *exporter) node(b *expr.Bound, path string) (*pb.Expression, error) {
 		for i, a := range b.Args() {
 			types[i] = a.DType()
 		}
+		if id == "neg" && types[0].IsDecimal() {
+			return x.negateDecimal(b, path)
+		}
 		return x.function(b, path, spec(types))
 	}
 }
@@ -217,27 +221,20 @@ func (x *exporter) node(b *expr.Bound, path string) (*pb.Expression, error) {
 // signatures) and the output type, which must be the one colexpr computes
 // (nullability aside: Substrait's and colexpr's null rules are the same,
 // but not every declaration can say so).
+//
+// One difference is bridged: Substrait types a decimal product one digit
+// wider than colexpr, and a decimal remainder narrower. Every value fits
+// both, so the call is exported as a cast of Substrait's result to
+// colexpr's type, which never fails; import reads that pattern back as the
+// plain call.
 func (x *exporter) function(b *expr.Bound, path string, t target) (*pb.Expression, error) {
-	args := make([]*pb.FunctionArgument, len(b.Args()))
 	probes := make([]types.FuncArg, len(b.Args()))
 	for i, a := range b.Args() {
-		if a.Kind() == expr.KindLambda {
-			e, probe, err := x.lambda(a, child(path, i))
-			if err != nil {
-				return nil, err
-			}
-			args[i], probes[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: e}}, probe
-			continue
-		}
-		e, err := x.node(a, child(path, i))
-		if err != nil {
-			return nil, err
-		}
-		st, err := typeOf(a.DType())
+		p, err := probe(a)
 		if err != nil {
 			return nil, x.fail(a, child(path, i), err)
 		}
-		args[i], probes[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: e}}, &sexpr.NullLiteral{Type: st}
+		probes[i] = p
 	}
 	out, err := typeOf(b.DType())
 	if err != nil {
@@ -247,19 +244,138 @@ func (x *exporter) function(b *expr.Bound, path string, t target) (*pb.Expressio
 	if err != nil {
 		return nil, x.fail(b, path, unsupported("%s has no Substrait form: %s in %s has no signature for (%s)", b.Fn().ID(), t.name, t.urn, argTypes(b)))
 	}
-	if !sameShape(types.TypeToProto(sf.GetType()), types.TypeToProto(out)) {
-		return nil, x.fail(b, path, unsupported("%s has no Substrait form here: Substrait's %s types the result %s, colexpr %s", b.Fn().ID(), t.name, sf.GetType(), b.DType()))
+	derived := sf.GetType()
+	widened := false
+	if !sameShape(types.TypeToProto(derived), types.TypeToProto(out)) {
+		if !decimalBridge(t, derived, b.DType()) {
+			return nil, x.fail(b, path, unsupported("%s has no Substrait form here: Substrait's %s types the result %s, colexpr %s", b.Fn().ID(), t.name, derived, b.DType()))
+		}
+		widened = true
+		x.typeHint(b.DType()) // the cast's number, taken before its input's
+	}
+	args := make([]*pb.FunctionArgument, len(b.Args()))
+	for i, a := range b.Args() {
+		var e *pb.Expression
+		if a.Kind() == expr.KindLambda {
+			e, err = x.lambda(a, child(path, i))
+		} else {
+			e, err = x.node(a, child(path, i))
+		}
+		if err != nil {
+			return nil, err
+		}
+		args[i] = &pb.FunctionArgument{ArgType: &pb.FunctionArgument_Value{Value: e}}
 	}
 	opts := make([]*pb.FunctionOption, len(t.opts))
 	for i, o := range t.opts {
 		opts[i] = &pb.FunctionOption{Name: o.Name, Preference: append([]string(nil), o.Preference...)}
 	}
-	return &pb.Expression{RexType: &pb.Expression_ScalarFunction_{ScalarFunction: &pb.Expression_ScalarFunction{
+	outType := out
+	if widened {
+		outType = derived.WithNullability(out.GetNullability())
+	}
+	call := &pb.Expression{RexType: &pb.Expression_ScalarFunction_{ScalarFunction: &pb.Expression_ScalarFunction{
 		FunctionReference: sf.FuncRef(),
 		Arguments:         args,
 		Options:           opts,
-		OutputType:        types.TypeToProto(out),
+		OutputType:        types.TypeToProto(outType),
+	}}}
+	if !widened {
+		return call, nil
+	}
+	return &pb.Expression{RexType: &pb.Expression_Cast_{Cast: &pb.Expression_Cast{
+		Type: types.TypeToProto(out), Input: call, FailureBehavior: pb.Expression_Cast_FAILURE_BEHAVIOR_THROW_EXCEPTION,
 	}}}, nil
+}
+
+// negateDecimal exports -x of a decimal, which Substrait's decimal
+// extension has no negate for, as CAST(0 - x AS type of x): the
+// difference is typed one digit wider, and a negated value always fits x's
+// type, so the cast never fails. Import reads the pattern back as -x.
+func (x *exporter) negateDecimal(b *expr.Bound, path string) (*pb.Expression, error) {
+	a := b.Arg(0)
+	t := a.DType()
+	zero := scalar.Decimal(decimal128.Num{}, t.Precision(), t.Scale())
+	out, err := typeOf(b.DType())
+	if err != nil {
+		return nil, x.fail(b, path, err)
+	}
+	zt, _ := typeOf(zero.DType())
+	at, _ := typeOf(t)
+	tgt := arithmetic("subtract")([]dtype.DType{t})
+	sf, err := sexpr.NewScalarFunc(x.reg, extensions.ID{URN: tgt.urn, Name: tgt.name}, tgt.opts, &sexpr.NullLiteral{Type: zt}, &sexpr.NullLiteral{Type: at})
+	if err != nil {
+		return nil, x.fail(b, path, unsupported("neg of %s has no Substrait form: %v", t, err))
+	}
+	d, ok := sf.GetType().(*types.DecimalType)
+	if !ok || int(d.Scale) != t.Scale() {
+		return nil, x.fail(b, path, unsupported("neg of %s has no Substrait form: Substrait's decimal extension has no negate, and 0 - x is typed %s, which loses digits", t, sf.GetType()))
+	}
+	x.typeHint(b.DType()) // the cast
+	zl, err := x.literal(b, zero, path)
+	if err != nil {
+		return nil, err
+	}
+	in, err := x.node(a, child(path, 0))
+	if err != nil {
+		return nil, err
+	}
+	call := &pb.Expression{RexType: &pb.Expression_ScalarFunction_{ScalarFunction: &pb.Expression_ScalarFunction{
+		FunctionReference: sf.FuncRef(),
+		Arguments:         []*pb.FunctionArgument{{ArgType: &pb.FunctionArgument_Value{Value: zl}}, {ArgType: &pb.FunctionArgument_Value{Value: in}}},
+		Options:           []*pb.FunctionOption{{Name: "overflow", Preference: []string{"ERROR"}}},
+		OutputType:        types.TypeToProto(d.WithNullability(out.GetNullability())),
+	}}}
+	return &pb.Expression{RexType: &pb.Expression_Cast_{Cast: &pb.Expression_Cast{
+		Type: types.TypeToProto(out), Input: call, FailureBehavior: pb.Expression_Cast_FAILURE_BEHAVIOR_THROW_EXCEPTION,
+	}}}, nil
+}
+
+// decimalBridge reports whether a decimal multiply or modulus whose
+// Substrait result type differs from colexpr's only in precision can be
+// exported as a cast to colexpr's type: the scales agree, so no digit after
+// the point is lost, and every product of a p1- and a p2-digit number has
+// at most p1+p2 digits (colexpr's precision), every remainder at most the
+// narrower operand's integer digits (Substrait's).
+func decimalBridge(t target, derived types.Type, ours dtype.DType) bool {
+	d, ok := derived.(*types.DecimalType)
+	if !ok || !ours.IsDecimal() || t.urn != urnDecimal || (t.name != "multiply" && t.name != "modulus") {
+		return false
+	}
+	return int(d.Scale) == ours.Scale()
+}
+
+// probe is a stand-in argument of a's Substrait type, for resolving a
+// function's signature before the arguments are exported.
+func probe(a *expr.Bound) (types.FuncArg, error) {
+	if a.Kind() != expr.KindLambda {
+		st, err := typeOf(a.DType())
+		if err != nil {
+			return nil, err
+		}
+		return &sexpr.NullLiteral{Type: st}, nil
+	}
+	ps, err := lambdaParams(a)
+	if err != nil {
+		return nil, err
+	}
+	bt, err := typeOf(a.Body().DType())
+	if err != nil {
+		return nil, err
+	}
+	return &sexpr.Lambda{Parameters: ps, Body: &sexpr.NullLiteral{Type: bt}}, nil
+}
+
+func lambdaParams(a *expr.Bound) (*types.StructType, error) {
+	ptypes := make([]types.Type, len(a.ParamTypes()))
+	for i, t := range a.ParamTypes() {
+		st, err := typeOf(t)
+		if err != nil {
+			return nil, err
+		}
+		ptypes[i] = st
+	}
+	return &types.StructType{Nullability: types.NullabilityRequired, Types: ptypes}, nil
 }
 
 func argTypes(b *expr.Bound) string {
@@ -278,22 +394,17 @@ func argTypes(b *expr.Bound) string {
 	return strings.Join(parts, ", ")
 }
 
-// lambda exports a lambda argument and returns a probe with its function
-// type for signature resolution. Its parameters are referred to by
+// lambda exports a lambda argument. Its parameters are referred to by
 // position; their names travel as a hint when they are not the ones an
 // import would make up.
-func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, types.FuncArg, error) {
+func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, error) {
 	n := x.seq
 	x.seq++
-	params := b.Params()
-	ptypes := make([]types.Type, len(params))
-	for i, t := range b.ParamTypes() {
-		st, err := typeOf(t)
-		if err != nil {
-			return nil, nil, x.fail(b, path, err)
-		}
-		ptypes[i] = st
+	ps, err := lambdaParams(b)
+	if err != nil {
+		return nil, x.fail(b, path, err)
 	}
+	params := b.Params()
 	depth := len(x.lambdas)
 	for i, p := range params {
 		if p != defaultParam(depth, i, len(params)) {
@@ -305,18 +416,12 @@ func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, types.Fun
 	body, err := x.node(b.Body(), path+".body")
 	x.lambdas = x.lambdas[:depth]
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	bt, err := typeOf(b.Body().DType())
-	if err != nil {
-		return nil, nil, x.fail(b.Body(), path+".body", err)
-	}
-	ps := &types.StructType{Nullability: types.NullabilityRequired, Types: ptypes}
-	e := &pb.Expression{RexType: &pb.Expression_Lambda_{Lambda: &pb.Expression_Lambda{
+	return &pb.Expression{RexType: &pb.Expression_Lambda_{Lambda: &pb.Expression_Lambda{
 		Parameters: types.TypeToProto(ps).GetStruct(),
 		Body:       body,
-	}}}
-	return e, &sexpr.Lambda{Parameters: ps, Body: &sexpr.NullLiteral{Type: bt}}, nil
+	}}}, nil
 }
 
 // literal exports a constant; its dtype travels as a hint when the

@@ -68,7 +68,7 @@ var exports = map[string]exportSpec{
 	"starts_with": plain(urnString, "starts_with", option("case_sensitivity", "CASE_SENSITIVE")),
 	"ends_with":   plain(urnString, "ends_with", option("case_sensitivity", "CASE_SENSITIVE")),
 	"contains":    plain(urnString, "contains", option("case_sensitivity", "CASE_SENSITIVE")),
-	"concat":      plain(urnString, "concat", option("null_handling", "IGNORE_NULLS")),
+	"concat":      plain(urnString, "concat:str", option("null_handling", "IGNORE_NULLS")),
 	"substring":   plain(urnString, "substring", option("negative_start", "LEFT_OF_BEGINNING")),
 
 	"list_length":    plain(urnList, "cardinality"),

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/substrait-io/substrait-go/v8/extensions"
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 
@@ -22,22 +23,28 @@ func Schema(msg *pb.ExtendedExpression) (dtype.DType, error) {
 	if msg == nil {
 		return dtype.DType{}, &Error{Op: "import", Err: invalid("nil message")}
 	}
-	d, err := schemaOf(msg.BaseSchema)
-	if err != nil {
-		return dtype.DType{}, &Error{Op: "import", Path: "base_schema", Err: err}
-	}
 	h, err := readHints(msg.AdvancedExtensions, len(msg.ReferredExpr))
 	if err != nil {
 		return dtype.DType{}, &Error{Op: "import", Path: "advanced_extensions", Err: err}
 	}
-	if h.schema != "" {
-		t, err := dtype.Parse(h.schema)
-		if err != nil || !sameSubstraitType(t, d) || !equalNames(t, d) {
-			return dtype.DType{}, &Error{Op: "import", Path: "advanced_extensions", Err: invalid("colexpr schema hint %q does not describe the base schema %s", h.schema, d)}
-		}
-		return t, nil
+	return baseSchema(msg, h)
+}
+
+// baseSchema is the message's base schema, as the schema hint says it
+// exactly when there is one.
+func baseSchema(msg *pb.ExtendedExpression, h *hints) (dtype.DType, error) {
+	d, err := schemaOf(msg.BaseSchema)
+	if err != nil {
+		return dtype.DType{}, &Error{Op: "import", Path: "base_schema", Err: err}
 	}
-	return d, nil
+	if h.schema == "" {
+		return d, nil
+	}
+	t, err := dtype.Parse(h.schema)
+	if err != nil || !t.IsStruct() || !sameSubstraitType(t.AsNonNullable(), d) || !equalNames(t, d) {
+		return dtype.DType{}, &Error{Op: "import", Path: "advanced_extensions", Err: invalid("colexpr schema hint %q does not describe the base schema %s", h.schema, d)}
+	}
+	return t, nil
 }
 
 // schemaOf reads a NamedStruct: its names in depth-first order, all used.
@@ -77,7 +84,7 @@ func equalNames(a, b dtype.DType) bool {
 // A root field reference is resolved by name: the field index picks a name
 // from the message's base schema, and that name is looked up in the
 // scope's root, whose type there must be the base schema's (nullability
-// aside). So the data may have its columns in another order, or more of
+// and time zone names aside: a timestamp_tz is an instant in any zone). So the data may have its columns in another order, or more of
 // them, than the schema the expression was exported against.
 //
 // Functions are read by extension URN and name; their options must ask for
@@ -89,17 +96,17 @@ func Import(msg *pb.ExtendedExpression, scope expr.Scope) ([]Named, error) {
 	if msg == nil {
 		return nil, &Error{Op: "import", Err: invalid("nil message")}
 	}
-	base, err := schemaOf(msg.BaseSchema)
+	h, err := readHints(msg.AdvancedExtensions, len(msg.ReferredExpr))
 	if err != nil {
-		return nil, &Error{Op: "import", Path: "base_schema", Err: err}
+		return nil, &Error{Op: "import", Path: "advanced_extensions", Err: err}
+	}
+	base, err := baseSchema(msg, h)
+	if err != nil {
+		return nil, err
 	}
 	funcs, err := functionAnchors(msg)
 	if err != nil {
 		return nil, &Error{Op: "import", Path: "extensions", Err: err}
-	}
-	h, err := readHints(msg.AdvancedExtensions, len(msg.ReferredExpr))
-	if err != nil {
-		return nil, &Error{Op: "import", Path: "advanced_extensions", Err: err}
 	}
 	if len(msg.ReferredExpr) == 0 {
 		return nil, &Error{Op: "import", Path: "referred_expr", Err: invalid("the message has no expressions")}
@@ -190,7 +197,8 @@ func (m *importer) expr(e *pb.Expression, path string) (*expr.Bound, error) {
 	case *pb.Expression_Selection:
 		return m.selection(r.Selection, path)
 	case *pb.Expression_ScalarFunction_:
-		return m.scalarFunction(r.ScalarFunction, path)
+		b, _, err := m.scalarFunction(r.ScalarFunction, path, nil)
+		return b, err
 	case *pb.Expression_IfThen_:
 		return m.ifThen(r.IfThen, path)
 	case *pb.Expression_SingularOrList_:
@@ -272,7 +280,7 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 			if err != nil {
 				return nil, m.fail(path, node, invalid("the base schema's field %q is not in the scope: %v", f.Name, err))
 			}
-			if !next.DType().EqualIgnoreNullability(f.Type) {
+			if !sameShape(mustProto(next.DType()), mustProto(f.Type)) {
 				return nil, m.fail(path, node, invalid("field %q has type %s in the scope, the base schema says %s", f.Name, next.DType(), f.Type))
 			}
 			cur, bt = next, f.Type
@@ -322,16 +330,20 @@ func segmentKind(s *pb.Expression_ReferenceSegment) string {
 	return string(fd.Name())
 }
 
-func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string) (*expr.Bound, error) {
+// scalarFunction reads a function call. Inside a cast to castTo (nil
+// elsewhere), a decimal multiply or modulus whose declared type differs
+// from colexpr's only in precision is the form export gives those calls:
+// the call alone is colexpr's, and absorbed says the cast is read.
+func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string, castTo *dtype.DType) (b *expr.Bound, absorbed bool, err error) {
 	id, ok := m.funcs[sf.FunctionReference]
 	if !ok {
-		return nil, m.fail(path, "scalar function", invalid("function anchor %d is not declared in the extensions", sf.FunctionReference))
+		return nil, false, m.fail(path, "scalar function", invalid("function anchor %d is not declared in the extensions", sf.FunctionReference))
 	}
 	name, _, _ := strings.Cut(id.Name, ":")
 	node := name
 	spec, ok := imports[extensions.ID{URN: id.URN, Name: name}]
 	if !ok {
-		return nil, m.fail(path, node, unsupported("function %s of %s has no colexpr counterpart", name, id.URN))
+		return nil, false, m.fail(path, node, unsupported("function %s of %s has no colexpr counterpart", name, id.URN))
 	}
 	args := make([]*expr.Bound, len(sf.Arguments))
 	for i, a := range sf.Arguments {
@@ -339,33 +351,33 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string)
 		v := a.GetValue()
 		if v == nil {
 			if a.GetEnum() != "" || a.GetType() != nil {
-				return nil, m.fail(apath, node, unsupported("an enum or type argument (colexpr functions take values; give options as options)"))
+				return nil, false, m.fail(apath, node, unsupported("an enum or type argument (colexpr functions take values; give options as options)"))
 			}
-			return nil, m.fail(apath, node, invalid("an argument with no value"))
+			return nil, false, m.fail(apath, node, invalid("an argument with no value"))
 		}
 		if spec.hof != nil && i == 1 {
 			continue // the lambda, read once the list is
 		}
-		b, err := m.expr(v, apath)
+		a, err := m.expr(v, apath)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		args[i] = b
+		args[i] = a
 	}
 	if spec.hof != nil {
 		if len(args) != 2 {
-			return nil, m.fail(path, node, invalid("%s takes a list and a lambda, got %d arguments", name, len(args)))
+			return nil, false, m.fail(path, node, invalid("%s takes a list and a lambda, got %d arguments", name, len(args)))
 		}
 		l := sf.Arguments[1].GetValue().GetLambda()
 		if l == nil {
-			return nil, m.fail(path+".args[1]", node, invalid("argument 2 of %s must be a lambda", name))
+			return nil, false, m.fail(path+".args[1]", node, invalid("argument 2 of %s must be a lambda", name))
 		}
 		ptypes, err := spec.hof.(fn.HigherOrder).LambdaParams(1, []dtype.DType{args[0].DType(), {}})
 		if err != nil {
-			return nil, m.fail(path, node, typeErr(err))
+			return nil, false, m.fail(path, node, typeErr(err))
 		}
 		if args[1], err = m.lambda(l, ptypes, path+".args[1]"); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	argTypes := make([]dtype.DType, len(args))
@@ -374,22 +386,36 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string)
 	}
 	chosen, err := chooseOptions(sf.Options, spec.allowed(argTypes))
 	if err != nil {
-		return nil, m.fail(path, node, err)
+		return nil, false, m.fail(path, node, err)
 	}
-	b, err := spec.build(args, chosen)
-	if err != nil {
-		return nil, m.fail(path, node, typeErr(err))
+	if b, err = spec.build(args, chosen); err != nil {
+		return nil, false, m.fail(path, node, typeErr(err))
+	}
+	if castTo != nil && id.URN == urnDecimal && name == "subtract" && isDecimalZero(args[0]) &&
+		args[0].DType().EqualIgnoreNullability(args[1].DType()) && castTo.EqualIgnoreNullability(args[1].DType()) {
+		// CAST(0 - x AS type of x) is how decimal negation is exported.
+		neg, err := expr.NewCall(fn.Neg, args[1])
+		if err != nil {
+			return nil, false, m.fail(path, node, typeErr(err))
+		}
+		return neg, true, nil
 	}
 	if sf.OutputType != nil {
 		declared, err := dtypeOf(sf.OutputType, nil)
 		if err != nil {
-			return nil, m.fail(path, node, err)
+			return nil, false, m.fail(path, node, err)
 		}
 		if !sameShape(sf.OutputType, mustProto(b.DType())) {
-			return nil, m.fail(path, node, invalid("the declared output type %s is not the %s colexpr computes", declared, b.DType()))
+			bridged := castTo != nil && id.URN == urnDecimal && (name == "multiply" || name == "modulus") &&
+				declared.IsDecimal() && b.DType().IsDecimal() && declared.Scale() == b.DType().Scale() &&
+				castTo.EqualIgnoreNullability(b.DType())
+			if !bridged {
+				return nil, false, m.fail(path, node, invalid("the declared output type %s is not the %s colexpr computes", declared, b.DType()))
+			}
+			return b, true, nil
 		}
 	}
-	return b, nil
+	return b, false, nil
 }
 
 // chooseOptions picks, for each option a call gives, its first preference
@@ -548,8 +574,14 @@ func (m *importer) cast(c *pb.Expression_Cast, path string) (*expr.Bound, error)
 	if to, err = m.hints.hintedType(n, to); err != nil {
 		return nil, m.fail(path, node, err)
 	}
-	in, err := m.expr(c.GetInput(), path+".input")
-	if err != nil {
+	var in *expr.Bound
+	if sf := c.GetInput().GetScalarFunction(); sf != nil && c.FailureBehavior != pb.Expression_Cast_FAILURE_BEHAVIOR_RETURN_NULL {
+		b, absorbed, err := m.scalarFunction(sf, path+".input", &to)
+		if err != nil || absorbed {
+			return b, err
+		}
+		in = b
+	} else if in, err = m.expr(c.GetInput(), path+".input"); err != nil {
 		return nil, err
 	}
 	f := fn.Cast(to)
@@ -602,6 +634,15 @@ func (m *importer) nested(nst *pb.Expression_Nested, path string) (*expr.Bound, 
 		return nil, m.fail(path, node, typeErr(err))
 	}
 	return b, nil
+}
+
+func isDecimalZero(b *expr.Bound) bool {
+	v, ok := b.Literal()
+	if !ok || v.IsNull() || !v.DType().IsDecimal() {
+		return false
+	}
+	n, ok := v.Value().(decimal128.Num)
+	return ok && n == (decimal128.Num{})
 }
 
 func literalBool(v bool) *expr.Bound { return expr.NewLiteral(scalar.Bool(v)) }
