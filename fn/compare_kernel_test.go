@@ -134,6 +134,9 @@ func TestBetweenKernel(t *testing.T) {
 		{name: "bool", f: fn.Between, args: []fkArg{col("bool", "[false, true]"), lit("bool", "true"), lit("bool", "true")}, want: "[false, true]"},
 		{name: "literals", f: fn.Between, args: []fkArg{lit("u16", "5"), lit("u16", "null"), lit("u16", "4")}, want: "[false, false]"},
 		{name: "empty", f: fn.Between, args: []fkArg{col("u16", "[]"), lit("u16", "1"), lit("u16", "4")}, want: "[]"},
+		// Two literals next to a column: their comparison holds on every row.
+		{name: "literal x and low, utf8", f: fn.Between, args: []fkArg{lit("utf8", `"k"`), lit("utf8", `"a"`), col("utf8", `["a", "z", null]`)}, want: "[false, true, null]"},
+		{name: "literal x and low, decimal", f: fn.Between, args: []fkArg{lit("decimal(5,2)", `"1.5"`), lit("decimal(5,2)", `"1"`), col("decimal(5,2)", `["1", "2", null]`)}, want: "[false, true, null]"},
 	})
 }
 
@@ -151,6 +154,11 @@ func TestInListKernel(t *testing.T) {
 		{name: "struct", f: fn.InList, args: []fkArg{col("struct<a: i32?>", `[{"a": 1}, {"a": null}, {"a": 3}]`), lit("struct<a: i32?>", `{"a": null}`), lit("struct<a: i32?>", `{"a": 1}`)}, want: "[true, true, false]"},
 		{name: "bool", f: fn.InList, args: []fkArg{col("bool", "[true, false]"), lit("bool", "false")}, want: "[false, true]"},
 		{name: "empty", f: fn.InList, args: []fkArg{col("bool", "[]"), lit("bool", "false")}, want: "[]"},
+		// A literal x against a literal and a column.
+		{name: "literal x, decimal", f: fn.InList, args: []fkArg{lit("decimal(9,2)", `"-9999999.99"`), lit("decimal(9,2)", `"-9999999.99"`), col("decimal(9,2)", `["1", null]`)}, want: "[true, true]"},
+		{name: "literal x, utf8", f: fn.InList, args: []fkArg{lit("utf8", `"b"`), lit("utf8", `"a"`), col("utf8", `["b", "c", null]`)}, want: "[true, false, null]"},
+		{name: "literal x, list", f: fn.InList, args: []fkArg{lit("list<i32?>", `[1]`), lit("list<i32?>", `[1]`), col("list<i32?>", `[[2], null]`)}, want: "[true, true]"},
+		{name: "literal x, f16", f: fn.InList, args: []fkArg{lit("f16", `1.5`), lit("f16", `1.5`), col("f16", `[2, null]`)}, want: "[true, true]"},
 	})
 }
 

@@ -330,6 +330,22 @@ func boolResult(ret dtype.DType, n int, validity *memory.Buffer, nulls int, valu
 // dtype (and are not null datums). Rows where either side is null hold
 // arbitrary bits; bits past the last row too.
 func cmpFill(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datum) error {
+	if l.IsScalar() && r.IsScalar() && len(words) > 0 {
+		// Two scalars inside a kernel over columns (IN, BETWEEN): one
+		// comparison, repeated over every row.
+		var one [1]uint64
+		if err := cmpFillRows(mem, op, one[:], l, r); err != nil {
+			return err
+		}
+		fillWords(words, one[0]&1 != 0)
+		return nil
+	}
+	return cmpFillRows(mem, op, words, l, r)
+}
+
+// cmpFillRows is cmpFill by the operands' type; two scalars fill only row
+// 0.
+func cmpFillRows(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datum) error {
 	t := l.DType()
 	switch t.Kind() {
 	case dtype.KindBool:
