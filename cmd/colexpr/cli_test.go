@@ -99,6 +99,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		late := "n,s\n" + strings.Repeat("1,x\n", csvInferRows) + "oops,y\n"
 		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte(late), 0o644)
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
+		writeOddFile(t, filepath.Join(d, "odd.arrow"))
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")
@@ -148,6 +149,12 @@ var cliCases = []cliCase{
 	{name: "explain_lambda", args: []string{"explain", "list_any(l_tags, t -> t = 'fragile') AND l_returnflag = 'R'"}},
 	{name: "explain_fold", args: []string{"explain", "l_quantity + 0 > 1 + 1 AND true"}},
 	{name: "explain_file", args: []string{"explain", "--schema-of", "$DIR/fixture.csv", "x > 1 AND small = 3"}},
+
+	// Columns colexpr cannot read: a type it does not model, a name used twice.
+	{name: "odd_schema", args: []string{"schema", "$DIR/odd.arrow"}},
+	{name: "odd_query", args: []string{"query", "--format", "csv", "--where", "n > 1", "$DIR/odd.arrow"}},
+	{name: "err_odd_column", args: []string{"query", "--select", "txt", "$DIR/odd.arrow"}, exit: 1},
+	{name: "err_odd_duplicate", args: []string{"query", "--where", "d = 1", "$DIR/odd.arrow"}, exit: 1},
 
 	// User errors: exit status 1.
 	{name: "err_parse", args: []string{"query", "--where", "id > > 3", "$DIR/fixture.parquet"}, exit: 1},

@@ -26,20 +26,38 @@ type schemaScope struct {
 	arrow *arrow.Schema
 	// root is the struct of the fields colexpr supports.
 	root dtype.DType
-	// unsupported maps the name of a field colexpr has no dtype for to why.
+	// unsupported maps the name of a field colexpr cannot read to why
+	// (such as "colexpr does not support its Arrow type large_utf8").
 	unsupported map[string]string
 }
 
 func newSchemaScope(sc *arrow.Schema) *schemaScope {
 	s := &schemaScope{arrow: sc, unsupported: map[string]string{}}
 	var fields []dtype.Field
+	seen := map[string]bool{}
 	for _, f := range sc.Fields() {
+		if seen[f.Name] {
+			s.unsupported[f.Name] = "the schema has several columns of that name"
+			continue
+		}
+		seen[f.Name] = true
 		t, err := dtype.FromArrow(f.Type, f.Nullable)
 		if err != nil {
-			s.unsupported[f.Name] = f.Type.String()
+			s.unsupported[f.Name] = "colexpr does not support its Arrow type " + f.Type.String()
 			continue
 		}
 		fields = append(fields, dtype.Field{Name: f.Name, Type: t})
+	}
+	// A name seen twice is left out altogether: neither column is
+	// "the" one an expression means.
+	if len(s.unsupported) > 0 {
+		kept := fields[:0]
+		for _, f := range fields {
+			if _, bad := s.unsupported[f.Name]; !bad {
+				kept = append(kept, f)
+			}
+		}
+		fields = kept
 	}
 	s.root = dtype.Struct(fields, false)
 	return s
@@ -139,8 +157,8 @@ func checkFields(e expr.Expr, s *schemaScope) error {
 // path is "") does not have.
 func unknownField(name, path string, t dtype.DType, s *schemaScope) error {
 	if path == "" {
-		if at, ok := s.unsupported[name]; ok {
-			return fmt.Errorf("column %s has Arrow type %s, which colexpr does not support", dtype.QuoteFieldName(name), at)
+		if why, ok := s.unsupported[name]; ok {
+			return fmt.Errorf("column %s cannot be read: %s", dtype.QuoteFieldName(name), why)
 		}
 	}
 	var names []string

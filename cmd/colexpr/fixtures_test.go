@@ -145,3 +145,40 @@ func writeFixtures(t testing.TB, dir string) map[string]string {
 	check(f.Close())
 	return paths
 }
+
+// writeOddFile writes an Arrow IPC file with a column of a type colexpr
+// does not model (large_utf8) and two columns of one name.
+func writeOddFile(t testing.TB, path string) {
+	t.Helper()
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "txt", Type: arrow.BinaryTypes.LargeString},
+		{Name: "d", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "d", Type: arrow.PrimitiveTypes.Int32},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+	b.Field(1).(*array.LargeStringBuilder).AppendValues([]string{"a", "b"}, nil)
+	b.Field(2).(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
+	b.Field(3).(*array.Int32Builder).AppendValues([]int32{3, 4}, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

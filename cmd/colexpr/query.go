@@ -189,10 +189,14 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 
 	// The fields to read, in schema order.
 	var fields []int
+	warned := map[string]bool{}
 	if items == nil {
 		for i, f := range src.schema.Fields() {
-			if _, bad := full.unsupported[f.Name]; bad {
-				fmt.Fprintf(e.stderr, "colexpr query: leaving out column %s: colexpr does not support its Arrow type %s\n", dtype.QuoteFieldName(f.Name), f.Type)
+			if why, bad := full.unsupported[f.Name]; bad {
+				if !warned[f.Name] {
+					fmt.Fprintf(e.stderr, "colexpr query: leaving out column %s: %s\n", dtype.QuoteFieldName(f.Name), why)
+					warned[f.Name] = true
+				}
 				continue
 			}
 			fields = append(fields, i)
