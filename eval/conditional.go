@@ -170,50 +170,43 @@ func (ev *evaluator) maskable(e *env, b *expr.Bound) bool {
 // neither $ nor a variable (then it fails for the selected rows as well).
 // The lazy forms choose rows by values, so they are never safe.
 func maskSafe(b *expr.Bound) (safe, null bool) {
+	safe, null, _ = maskSafeReads(b)
+	return safe, null
+}
+
+// maskSafeReads is maskSafe, and whether b reads $ or a variable.
+func maskSafeReads(b *expr.Bound) (safe, null, reads bool) {
 	switch b.Kind() {
 	case expr.KindRoot, expr.KindVar:
-		return true, true
+		return true, true, true
 	case expr.KindLambda:
-		return false, false
+		return false, false, true
 	}
 	switch b.Fn().(type) {
 	case fn.LiteralFn:
-		return true, false
+		return true, false, false
 	case fn.GetItemFn:
-		return maskSafe(b.Arg(0))
+		return maskSafeReads(b.Arg(0))
 	case fn.CaseWhenFn:
-		return false, false
+		return false, false, true
 	}
 	if lazyForm(b.Fn()) != formKernel {
-		return false, false
+		return false, false, true
 	}
-	anyNull, reads := false, false
+	anyNull := false
 	for _, a := range b.Args() {
-		s, n := maskSafe(a)
+		s, n, r := maskSafeReads(a)
 		if !s {
-			return false, false
+			return false, false, true
 		}
 		anyNull = anyNull || n
-		reads = reads || readsInput(a)
+		reads = reads || r
 	}
 	propagating := b.Fn().NullHandling() == fn.NullPropagating
 	if b.Fn().Fallible() && reads && !(propagating && anyNull) {
-		return false, false
+		return false, false, true
 	}
-	return true, propagating && anyNull
-}
-
-// readsInput reports whether b reads $ or a variable.
-func readsInput(b *expr.Bound) bool {
-	if b.Kind() == expr.KindRoot || b.Kind() == expr.KindVar {
-		return true
-	}
-	for _, a := range b.Args() {
-		if readsInput(a) {
-			return true
-		}
-	}
-	return false
+	return true, propagating && anyNull, reads
 }
 
 // merge combines parts into one value over e's rows: a row takes its value

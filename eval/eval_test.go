@@ -555,3 +555,47 @@ func TestErrorMessage(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }
+
+// TestDeepTree: a 50 000-deep chain of calls, inside a CASE branch and a
+// lambda body, evaluates without running out of stack or time.
+func TestDeepTree(t *testing.T) {
+	mem := checkedMem(t)
+	rt := mustType(t, formsType)
+	input := fromJSON(t, mem, formsType, formsRows)
+	defer input.Release()
+	p := &probe{}
+	deep := func(leaf expr.Expr) expr.Expr {
+		e := leaf
+		for range 50_000 {
+			e = expr.Apply(checkPos(p), e)
+		}
+		return e
+	}
+	for _, c := range []struct {
+		e    expr.Expr
+		want string
+	}{
+		{caseWhen(ok, deep(a)), `[1,null,null,4,null]`},
+		{lambda(fn.ListTransform, xs, "x", deep(expr.Coalesce(x, expr.Lit(int32(0))))), ``}, // -5 in row 3 fails
+	} {
+		bound := mustBind(t, c.e, rt)
+		got, err := Eval(mem, bound, input)
+		if c.want == "" {
+			var ee *fn.EvalError
+			if !errors.As(err, &ee) || ee.Row != 3 {
+				t.Errorf("got %v, want a check_pos error at row 3", err)
+			}
+			if err == nil {
+				got.Release()
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := jsonOf(t, got); s != c.want {
+			t.Errorf("got %s, want %s", s, c.want)
+		}
+		got.Release()
+	}
+}
