@@ -69,6 +69,7 @@ func (c CaseWhenFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
 			return dtype.DType{}, argErr(c, i, "has type %s, want %s like the first THEN (cast one of them)", args[i], t.AsNonNullable())
 		}
 		nullable = nullable || args[i].Nullable()
+		t = unionNullability(t, args[i])
 	}
 	return t.WithNullable(nullable), nil
 }

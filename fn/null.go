@@ -35,10 +35,24 @@ func (c coalesce) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if err != nil {
 		return dtype.DType{}, err
 	}
+	for _, a := range args[1:] {
+		t = unionNullability(t, a)
+	}
 	for _, a := range args {
 		if !a.Nullable() {
 			return t.AsNonNullable(), nil
 		}
 	}
 	return t.AsNullable(), nil
+}
+
+// unionNullability is a, which equals b but for nullability, with every
+// nested field and element nullable where either type has it nullable: the
+// type that holds the values of both (a CASE or coalesce result whose
+// branches are struct<x: i32> and struct<x: i32?> may hold a null x).
+func unionNullability(a, b dtype.DType) dtype.DType {
+	if t, ok := dtype.Supertype(a, b); ok {
+		return t
+	}
+	return a
 }
