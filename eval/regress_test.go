@@ -51,6 +51,21 @@ var regressions = []struct {
 		expr: "'.K' BETWEEN ' %e' AND s",
 		data: `[{"s": "a", "n64": 0}, {"s": "z", "n64": 0}]`,
 	},
+	{
+		// fn: the type of CASE came from its first THEN, nested nullability
+		// included, so a null field of the ELSE broke the result's type.
+		// The result type now makes a nested slot nullable when any branch
+		// has it nullable.
+		name: "case over structs of different nested nullability",
+		expr: "CASE WHEN null::bool? THEN null::struct<x: i32, y: utf8>? ELSE st END",
+		data: `[{"st": {"x": 1, "y": null}, "n64": 0}]`,
+	},
+	{
+		// The same for coalesce and fill_null.
+		name: "fill_null over structs of different nested nullability",
+		expr: "fill_null(null::struct<x: i32, y: utf8?>?, {'x': null::i32?, 'y': ''::utf8?})",
+		data: `[{"n64": 0}]`,
+	},
 }
 
 func TestRegressions(t *testing.T) {
