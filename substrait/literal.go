@@ -205,7 +205,7 @@ func literalType(l *pb.Expression_Literal) (dtype.DType, error) {
 		}
 		return dtype.List(elem, n), nil
 	}
-	return dtype.DType{}, unsupported("a %s literal has no colexpr counterpart", literalKind(l))
+	return dtype.DType{}, unsupported("%s literals have no colexpr counterpart", literalKind(l))
 }
 
 func defaultName(i int) string {
@@ -308,5 +308,5 @@ func goValue(l *pb.Expression_Literal, t dtype.DType) (any, error) {
 	case *pb.Expression_Literal_EmptyList:
 		return []scalar.Scalar{}, nil
 	}
-	return nil, unsupported("a %s literal has no colexpr counterpart", literalKind(l))
+	return nil, unsupported("%s literals have no colexpr counterpart", literalKind(l))
 }

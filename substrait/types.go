@@ -216,8 +216,8 @@ func dtypeOf(t *pb.Type, nm *names) (dtype.DType, error) {
 		}
 		variation, d = k.Struct.GetTypeVariationReference(), dtype.Struct(fs, nullableOf(k.Struct.GetNullability()))
 	case *pb.Type_List_:
-		if k.List == nil {
-			return dtype.DType{}, invalid("a list type with no body")
+		if k.List.GetType() == nil {
+			return dtype.DType{}, invalid("a list type with no element type")
 		}
 		e, err := dtypeOf(k.List.GetType(), nm)
 		if err != nil {
