@@ -177,6 +177,16 @@ func checkDatum(what string, d datum.Datum, want dtype.DType) error {
 	return nil
 }
 
+// holdsType reports whether an array of Arrow type at can hold values of
+// t: the Arrow type of t, nested nullability aside.
+func holdsType(at arrow.DataType, t dtype.DType) bool {
+	if arrow.TypeEqual(at, dtype.ToArrow(t)) {
+		return true
+	}
+	got, err := dtype.FromArrow(at, true)
+	return err == nil && got.EqualIgnoreNullability(t)
+}
+
 // rebroadcast is d with n rows when it is a scalar, d itself otherwise.
 func rebroadcast(d datum.Datum, n int) datum.Datum {
 	if d.IsScalar() && d.Len() != n {
@@ -341,6 +351,12 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 		out.Release()
 		return datum.Datum{}, &Error{Expr: shorten(b.String()), Row: -1,
 			Err: fmt.Errorf("kernel %s returned %d rows for %d", b.Fn().ID(), out.Len(), rows)}
+	}
+	if !out.IsScalar() && !holdsType(out.Array().DataType(), b.DType()) {
+		got := out.Array().DataType()
+		out.Release()
+		return datum.Datum{}, &Error{Expr: shorten(b.String()), Row: -1,
+			Err: fmt.Errorf("kernel %s returned an array of Arrow type %s for %s", b.Fn().ID(), got, b.DType())}
 	}
 	if !allScalar {
 		if out.IsScalar() {

@@ -446,6 +446,25 @@ func TestEvalErrors(t *testing.T) {
 		t.Errorf("no kernel over no rows: %v", err)
 	}
 
+	// A kernel that returns an array of the wrong type or length.
+	wrong := func(id string, n int) *testFn {
+		return &testFn{id: id, arity: 1,
+			ret: func(args []dtype.DType) (dtype.DType, error) { return args[0], nil },
+			eval: func(ctx *fn.Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+				bld := array.NewInt64Builder(ctx.Mem)
+				defer bld.Release()
+				for range n {
+					bld.Append(1)
+				}
+				return datum.FromArray(bld.NewArray(), ret), nil
+			}}
+	}
+	for _, f := range []*testFn{wrong("wrong_type", 5), wrong("wrong_length", 2)} {
+		if _, err := Eval(mem, mustBind(t, expr.Apply(f, a), rt), input); err == nil || !strings.Contains(err.Error(), "kernel "+f.id+" returned") {
+			t.Errorf("%s: %v", f.id, err)
+		}
+	}
+
 	other := mustBind(t, expr.Col("a"), mustType(t, "struct<a: i64>"))
 	if _, err := Eval(mem, other, input); err == nil || !strings.Contains(err.Error(), "bound with") {
 		t.Errorf("input of another type: %v", err)
