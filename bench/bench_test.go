@@ -1,0 +1,39 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// smallSizes keep the agreement test quick; the workloads are the same.
+var smallSizes = Sizes{
+	Add:       1_000,
+	Gather:    2_000,
+	Compare:   5_000,
+	Kleene:    5_000,
+	Lineitem:  70_000, // two batches of the demo table
+	Transform: 3_000,
+	OrChain:   20,
+}
+
+// TestWorkloadsAgree runs every engine of every workload once over small data
+// and checks that all of them compute the same values as colexpr.
+func TestWorkloadsAgree(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	s, err := NewSuite(mem, smallSizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range s.Workloads {
+		t.Run(w.Name, func(t *testing.T) {
+			if err := w.Check(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if err := s.Close(); err != nil {
+		t.Error(err)
+	}
+	mem.AssertSize(t, 0)
+}

@@ -1,0 +1,180 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Sample is one timed run of an engine: the time per operation and the Go
+// heap allocations per operation (runtime.MemStats deltas; memory DuckDB
+// allocates in C is not seen).
+type Sample struct {
+	PerOp       time.Duration
+	AllocsPerOp float64
+	BytesPerOp  float64
+}
+
+// Result is every sample of one engine on one workload.
+type Result struct {
+	Engine  string
+	How     string
+	Inner   int // operations per sample
+	Samples []Sample
+	Err     error
+}
+
+// Median is the median time per operation.
+func (r *Result) Median() time.Duration {
+	if len(r.Samples) == 0 {
+		return 0
+	}
+	ds := make([]time.Duration, len(r.Samples))
+	for i, s := range r.Samples {
+		ds[i] = s.PerOp
+	}
+	slices.Sort(ds)
+	n := len(ds)
+	if n%2 == 1 {
+		return ds[n/2]
+	}
+	return (ds[n/2-1] + ds[n/2]) / 2
+}
+
+// Allocs is the median allocations and bytes per operation.
+func (r *Result) Allocs() (allocs, bytes float64) {
+	if len(r.Samples) == 0 {
+		return 0, 0
+	}
+	as := make([]float64, len(r.Samples))
+	bs := make([]float64, len(r.Samples))
+	for i, s := range r.Samples {
+		as[i], bs[i] = s.AllocsPerOp, s.BytesPerOp
+	}
+	slices.Sort(as)
+	slices.Sort(bs)
+	return as[len(as)/2], bs[len(bs)/2]
+}
+
+// WorkloadResult is the results of every engine of one workload, colexpr first.
+type WorkloadResult struct {
+	Workload *Workload
+	Results  []*Result
+}
+
+// Ratio is peer time / colexpr time for result i (0 when either is missing).
+func (wr *WorkloadResult) Ratio(i int) float64 {
+	c, p := wr.Results[0], wr.Results[i]
+	if c.Err != nil || p.Err != nil || c.Median() == 0 {
+		return 0
+	}
+	return float64(p.Median()) / float64(c.Median())
+}
+
+// Options control a measurement.
+type Options struct {
+	Reps      int           // samples per engine (the median of these is reported)
+	MinSample time.Duration // a sample repeats the operation until it lasts this long
+	Progress  io.Writer     // one line per workload, or nil
+}
+
+// Measure runs every workload: a warm-up run per engine (which also sets how
+// many operations one sample holds), then Reps rounds in which every engine
+// takes one sample in turn (round-robin, so that noise on the machine hits
+// every engine alike). Before each sample the heap is collected, so that no
+// engine pays for another's garbage.
+func Measure(ws []*Workload, opt Options) []*WorkloadResult {
+	if opt.Reps < 1 {
+		opt.Reps = 1
+	}
+	out := make([]*WorkloadResult, 0, len(ws))
+	for _, w := range ws {
+		wr := &WorkloadResult{Workload: w}
+		for _, im := range w.Impls {
+			r := &Result{Engine: im.Engine, How: im.How}
+			r.Inner, r.Err = calibrate(im, opt.MinSample)
+			wr.Results = append(wr.Results, r)
+		}
+		for range opt.Reps {
+			for i, im := range w.Impls {
+				r := wr.Results[i]
+				if r.Err != nil {
+					continue
+				}
+				s, err := sample(im, r.Inner)
+				if err != nil {
+					r.Err = err
+					continue
+				}
+				r.Samples = append(r.Samples, s)
+			}
+		}
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "%-36s", w.Name)
+			for _, r := range wr.Results {
+				if r.Err != nil {
+					fmt.Fprintf(opt.Progress, "  %s: error", r.Engine)
+					continue
+				}
+				fmt.Fprintf(opt.Progress, "  %s %s", r.Engine, FormatDuration(r.Median()))
+			}
+			fmt.Fprintln(opt.Progress)
+		}
+		out = append(out, wr)
+	}
+	return out
+}
+
+// calibrate runs im once (warm-up) and returns how many operations a sample
+// needs to last at least min.
+func calibrate(im Impl, min time.Duration) (int, error) {
+	t0 := time.Now()
+	if err := im.Run(nil); err != nil {
+		return 0, err
+	}
+	once := time.Since(t0)
+	if once <= 0 {
+		once = 1
+	}
+	n := 1
+	if once < min {
+		n = int(min/once) + 1
+	}
+	return n, nil
+}
+
+// sample times n operations of im.
+func sample(im Impl, n int) (Sample, error) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	for range n {
+		if err := im.Run(nil); err != nil {
+			return Sample{}, err
+		}
+	}
+	d := time.Since(t0)
+	runtime.ReadMemStats(&after)
+	return Sample{
+		PerOp:       d / time.Duration(n),
+		AllocsPerOp: float64(after.Mallocs-before.Mallocs) / float64(n),
+		BytesPerOp:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
+	}, nil
+}
+
+// FormatDuration prints d with three significant digits in a unit that
+// suits it.
+func FormatDuration(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3g ms", float64(d)/1e6)
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.3g µs", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%d ns", d.Nanoseconds())
+}
