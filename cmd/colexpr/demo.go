@@ -16,8 +16,9 @@ import (
 )
 
 var demoCommand = &command{
-	name:    "demo",
-	summary: "--rows N --out FILE.parquet writes the demo table",
+	name:     "demo",
+	synopsis: "demo [--rows N] --out FILE.parquet",
+	summary:  "write the demo table to a Parquet file",
 	usage: `Usage: colexpr demo [--rows N] [--seed S] [--row-group-size N] --out FILE.parquet
 
 Writes the built-in demo table, a seeded imitation of TPC-H's lineitem with

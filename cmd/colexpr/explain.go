@@ -13,8 +13,9 @@ import (
 )
 
 var explainCommand = &command{
-	name:    "explain",
-	summary: "[--schema-of FILE] EXPR shows every stage of an expression",
+	name:     "explain",
+	synopsis: "explain [--schema-of FILE] EXPR",
+	summary:  "show each stage of an expression, from parsing to partitions",
 	usage: `Usage: colexpr explain [--schema-of FILE] EXPR
 
 Shows what colexpr makes of EXPR over the schema of FILE (or of the demo

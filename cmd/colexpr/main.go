@@ -103,10 +103,11 @@ var errHelp = errors.New("help requested")
 
 // command is one subcommand.
 type command struct {
-	name    string
-	summary string
-	usage   string
-	run     func(env *env, args []string) error
+	name     string
+	synopsis string // the command line, without "colexpr"
+	summary  string
+	usage    string
+	run      func(env *env, args []string) error
 }
 
 // env is what a command runs with.
@@ -157,9 +158,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	}
 	err := c.run(e, args[1:])
 	var ue *usageError
+	var ie *internalError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "colexpr %s: %v", c.name, ie)
+		return exitInternal
 	case errors.Is(err, errHelp):
 		fmt.Fprint(stdout, c.usage)
 		return exitOK
@@ -189,9 +194,9 @@ func mainUsage() string {
 	var b strings.Builder
 	b.WriteString("colexpr evaluates typed expressions over Parquet, Arrow and CSV files.\n\nUsage:\n\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  colexpr %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  colexpr %s\n        %s\n", c.synopsis, c.summary)
 	}
-	b.WriteString("  colexpr help     [COMMAND] shows this text, or a command's usage\n")
+	b.WriteString("  colexpr help [COMMAND]\n        show this text, or a command's usage\n")
 	b.WriteString("\nWithout FILE, query, explain and schema use the built-in demo table (TPC-H lineitem-like).\n")
 	b.WriteString("Run 'colexpr help COMMAND' for a command's flags.\n")
 	return b.String()

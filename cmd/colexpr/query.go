@@ -22,8 +22,9 @@ import (
 )
 
 var queryCommand = &command{
-	name:    "query",
-	summary: "[--where EXPR] [--select LIST] [FILE] filters and projects rows",
+	name:     "query",
+	synopsis: "query [--where EXPR] [--select LIST] [flags] [FILE]",
+	summary:  "print the rows where EXPR is true, as the LIST expressions",
 	usage: `Usage: colexpr query [flags] [FILE]
 
 Prints the rows of FILE (or of the demo table) where --where is true, as

@@ -11,8 +11,9 @@ import (
 )
 
 var schemaCommand = &command{
-	name:    "schema",
-	summary: "[FILE] prints the columns and their dtypes",
+	name:     "schema",
+	synopsis: "schema [FILE]",
+	summary:  "print the columns and their dtypes",
 	usage: `Usage: colexpr schema [FILE]
 
 Prints the schema of FILE (or of the demo table) as colexpr types it, one

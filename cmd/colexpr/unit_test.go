@@ -470,3 +470,24 @@ func TestTableWidths(t *testing.T) {
 		t.Errorf("%d lines, want %d", len(lines), widthRows+6)
 	}
 }
+
+// TestInternalErrors checks that a panic, in the command or in a worker,
+// ends in exit status 3 with a message saying it is a bug.
+func TestInternalErrors(t *testing.T) {
+	saved := commands
+	defer func() { commands = saved }()
+	commands = append(commands[:len(commands):len(commands)],
+		&command{name: "boom", run: func(*env, []string) error { panic("kaput") }},
+		&command{name: "worker", run: func(*env, []string) error {
+			return &internalError{value: "kaput in a worker", stack: []byte("stack\n")}
+		}})
+	for _, name := range []string{"boom", "worker"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{name}, nil, &stdout, &stderr); code != exitInternal {
+			t.Errorf("%s: exit status %d, want %d", name, code, exitInternal)
+		}
+		if !strings.Contains(stderr.String(), "internal error (a bug, please report it): kaput") {
+			t.Errorf("%s: stderr %q does not report an internal error", name, stderr.String())
+		}
+	}
+}
