@@ -474,10 +474,25 @@ func loadLE(lit string) (want, mask uint64) {
 	return want, mask
 }
 
-// matchPrefixWords sets bit i when row i starts with lit. Prefixes of up to
-// 8 bytes compare one masked 64-bit load per row, without a branch; the
-// few rows that start within 8 bytes of the end of the data, where such a
-// load would overrun, take the plain comparison.
+// The literal shapes of up to 8 bytes compare one masked 64-bit load per
+// row instead of calling memequal: a row starts with lit when the first 8
+// bytes at its start, masked to len(lit) bytes, equal lit. The loads may
+// read past the end of a row (into the next one), never past the end of the
+// value buffer: the few rows near its end take the plain comparison. The
+// loops are branch-free and keep every variable in a register.
+
+// isZero is 1 when x is 0, else 0.
+func isZero(x uint64) uint64 { return (^x & (x - 1)) >> 63 }
+
+// isNonNeg is 1 when x >= 0, else 0.
+func isNonNeg(x int32) uint64 { return ^uint64(int64(x)) >> 63 }
+
+// load8 reads 8 bytes at p, little-endian.
+func load8(p unsafe.Pointer) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(p)[:])
+}
+
+// matchPrefixWords sets bit i when row i starts with lit.
 func matchPrefixWords(words []uint64, v bytesView, lit string) {
 	n, k, data := len(v.offs)-1, len(lit), v.data
 	slow := func(i int) bool {
@@ -488,81 +503,121 @@ func matchPrefixWords(words []uint64, v bytesView, lit string) {
 		FillBits(words, n, slow)
 		return
 	}
-	want, mask := loadLE(lit)
-	// Rows [0, fast) start at least 8 bytes before the end of data.
-	fast := n
+	fast := n // rows [0, fast) start at least 8 bytes before the end
 	for fast > 0 && int(v.offs[fast-1]) > len(data)-8 {
 		fast--
 	}
-	base := unsafe.Pointer(unsafe.SliceData(data))
-	offs := v.offs[:fast+1]
-	for w := 0; w*64 < fast; w++ {
-		lo := w * 64
-		hi := min(lo+64, fast)
-		var acc uint64
-		s := offs[lo]
-		for i := lo; i < hi; i++ {
-			e := offs[i+1]
-			x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(base, s)), 8))
-			acc |= wordBool(x&mask == want && int(e-s) >= k) << uint(i-lo)
-			s = e
-		}
-		words[w] = acc
-	}
-	for i := fast; i < n; i++ {
-		if i&63 == 0 {
-			words[i>>6] = 0
-		}
-		words[i>>6] |= wordBool(slow(i)) << uint(i&63)
-	}
-}
-
-// matchSuffixWords sets bit i when row i ends with lit.
-func matchSuffixWords(words []uint64, v bytesView, lit string) {
-	n, k, data := len(v.offs)-1, len(lit), v.data
-	if k > 8 || k == 0 {
-		FillBits(words, n, func(i int) bool {
-			s, e := int(v.offs[i]), int(v.offs[i+1])
-			return e-s >= k && bytesString(data[e-k:e]) == lit
-		})
-		return
-	}
-	want, _ := loadLE(lit)
-	shift := 64 - 8*uint(k)
-	for w := range words {
-		base := w * 64
-		offs := v.offs[base : base+min(64, n-base)+1]
-		var acc uint64
-		for j := 0; j < len(offs)-1; j++ {
-			s, e := int(offs[j]), int(offs[j+1])
-			var hit bool
-			if e >= 8 {
-				hit = binary.LittleEndian.Uint64(data[e-8:e])>>shift == want
-			} else {
-				hit = e >= k && bytesString(data[e-k:e]) == lit
-			}
-			if hit && e-s >= k {
-				acc |= 1 << uint(j)
-			}
-		}
-		words[w] = acc
-	}
+	want, mask := loadLE(lit)
+	prefixWords(words, v.offs[:fast+1], unsafe.Pointer(unsafe.SliceData(data)), want, mask, int32(k), false)
+	tailBits(words, fast, n, slow)
 }
 
 // matchExactWords sets bit i when row i equals lit.
 func matchExactWords(words []uint64, v bytesView, lit string) {
 	n, k, data := len(v.offs)-1, len(lit), v.data
-	for w := range words {
-		base := w * 64
-		offs := v.offs[base : base+min(64, n-base)+1]
-		var acc uint64
-		for j := 0; j < len(offs)-1; j++ {
-			s, e := int(offs[j]), int(offs[j+1])
-			if e-s == k && bytesString(data[s:e]) == lit {
-				acc |= 1 << uint(j)
+	slow := func(i int) bool {
+		s, e := int(v.offs[i]), int(v.offs[i+1])
+		return e-s == k && bytesString(data[s:e]) == lit
+	}
+	if k > 8 {
+		FillBits(words, n, slow)
+		return
+	}
+	fast := n
+	for fast > 0 && int(v.offs[fast-1]) > len(data)-8 {
+		fast--
+	}
+	want, mask := loadLE(lit)
+	prefixWords(words, v.offs[:fast+1], unsafe.Pointer(unsafe.SliceData(data)), want, mask, int32(k), true)
+	tailBits(words, fast, n, slow)
+}
+
+// prefixWords is the fast loop of prefix (exact false) and exact matching
+// over the rows of offs (len(offs)-1 rows from row 0).
+func prefixWords(words []uint64, offs []int32, data unsafe.Pointer, want, mask uint64, k int32, exact bool) {
+	var acc uint64
+	s := offs[0]
+	n := len(offs) - 1
+	if exact {
+		for i, e := range offs[1:] {
+			d := load8(unsafe.Add(data, s))&mask ^ want
+			acc |= isZero(d|uint64(int64(e-s-k))) << (uint(i) & 63)
+			if i&63 == 63 {
+				words[i>>6] = acc
+				acc = 0
 			}
+			s = e
 		}
-		words[w] = acc
+	} else {
+		for i, e := range offs[1:] {
+			d := load8(unsafe.Add(data, s))&mask ^ want
+			acc |= isZero(d) & isNonNeg(e-s-k) << (uint(i) & 63)
+			if i&63 == 63 {
+				words[i>>6] = acc
+				acc = 0
+			}
+			s = e
+		}
+	}
+	if n&63 != 0 {
+		words[n>>6] = acc
+	}
+}
+
+// tailBits sets the bits of rows [from, n) to pred, after a fast loop
+// filled the rows before from.
+func tailBits(words []uint64, from, n int, pred func(int) bool) {
+	for i := from; i < n; i++ {
+		if i&63 == 0 {
+			words[i>>6] = 0
+		}
+		words[i>>6] |= wordBool(pred(i)) << uint(i&63)
+	}
+}
+
+// matchSuffixWords sets bit i when row i ends with lit. Suffixes of up to 8
+// bytes compare the 8 bytes before the row's end, shifted to len(lit) bytes;
+// the first rows, which end within 8 bytes of the start of the value
+// buffer, take the plain comparison.
+func matchSuffixWords(words []uint64, v bytesView, lit string) {
+	n, k, data := len(v.offs)-1, len(lit), v.data
+	slow := func(i int) bool {
+		s, e := int(v.offs[i]), int(v.offs[i+1])
+		return e-s >= k && bytesString(data[e-k:e]) == lit
+	}
+	if k > 8 || k == 0 {
+		FillBits(words, n, slow)
+		return
+	}
+	first := 0 // rows [first, n) end at least 8 bytes after the start
+	for first < n && v.offs[first+1] < 8 {
+		first++
+	}
+	// The rows before first fill whole words from the start, in order.
+	tailBits(words, 0, first, slow)
+	if first == n {
+		return
+	}
+	want, _ := loadLE(lit)
+	shift := 64 - 8*uint(k)
+	base := unsafe.Pointer(unsafe.SliceData(data))
+	acc := uint64(0)
+	if first&63 != 0 {
+		acc = words[first>>6]
+	}
+	s := v.offs[first]
+	for i := first; i < n; i++ {
+		e := v.offs[i+1]
+		d := load8(unsafe.Add(base, e-8))>>shift ^ want
+		acc |= isZero(d) & isNonNeg(e-s-int32(k)) << (uint(i) & 63)
+		if i&63 == 63 {
+			words[i>>6] = acc
+			acc = 0
+		}
+		s = e
+	}
+	if n&63 != 0 {
+		words[n>>6] = acc
 	}
 }
 

@@ -380,3 +380,57 @@ func benchLikeFold(b *testing.B, pattern string, fold bool) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/value")
 }
+
+// TestLikeLiteralLoops checks the word-at-a-time loops of the literal
+// shapes (prefix, suffix, exact, contains) against strings.HasPrefix and
+// friends, over arrays long enough to span several bitmap words and slices
+// starting anywhere, literals shorter and longer than a load.
+func TestLikeLiteralLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	mem := checkedMem(t)
+	values := make([]string, 300)
+	for i := range values {
+		b := make([]byte, rng.IntN(12))
+		for j := range b {
+			b[j] = "ab"[rng.IntN(2)]
+		}
+		values[i] = string(b)
+	}
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues(values, nil)
+	full := sb.NewArray()
+	sb.Release()
+	defer full.Release()
+	for _, lo := range []int{0, 1, 63, 64, 130} {
+		for _, hi := range []int{lo, lo + 1, lo + 65, 300} {
+			if hi > 300 {
+				continue
+			}
+			arr := array.NewSlice(full, int64(lo), int64(hi))
+			for _, lit := range []string{"", "a", "ab", "abba", "aaaaaaa", "abababab", "ababababa", "bbbbbbbbbbb"} {
+				for _, c := range []struct {
+					pattern string
+					ref     func(s, lit string) bool
+				}{
+					{lit + "%", strings.HasPrefix},
+					{"%" + lit, strings.HasSuffix},
+					{lit, func(s, lit string) bool { return s == lit }},
+					{"%" + lit + "%", strings.Contains},
+				} {
+					got, err := Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String(c.pattern), arr.Len()), false, false, boolNN)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res := got.Array().(*array.Boolean)
+					for i := range arr.Len() {
+						if want := c.ref(values[lo+i], lit); res.Value(i) != want {
+							t.Errorf("rows [%d, %d): %q LIKE %q = %v, want %v", lo, hi, values[lo+i], c.pattern, res.Value(i), want)
+						}
+					}
+					got.Release()
+				}
+			}
+			arr.Release()
+		}
+	}
+}
