@@ -2,6 +2,12 @@ package kernels
 
 // LIKE and ILIKE.
 //
+// `%` matches any run of characters, `_` exactly one character (a code
+// point; a byte that is not valid UTF-8 counts as one), and `\` makes the
+// next character literal; a pattern ending in a lone `\` is an error. (As
+// in PostgreSQL: DuckDB's LIKE has no escape character unless an ESCAPE
+// clause names one.)
+//
 // A pattern is compiled once into a matcher. The common shapes get a
 // dedicated loop over the offsets and bytes of the array, with no call per
 // row: exact ('abc'), prefix ('abc%'), suffix ('%abc'), contains ('%abc%',
