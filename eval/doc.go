@@ -19,7 +19,7 @@
 // # Ownership and memory
 //
 // Every buffer the evaluator or a kernel allocates comes from the caller's
-// allocator, and every intermediate value is released before the call
+// allocator (memory.DefaultAllocator when it is nil), and every intermediate value is released before the call
 // returns, on success and on error alike. The result is owned by the caller,
 // who releases it. The input is never modified or released; a result may
 // share its buffers (`$.a` returns the column a itself, with a new

@@ -22,6 +22,9 @@ func Eval(mem memory.Allocator, b *expr.Bound, input arrow.Array) (arrow.Array, 
 	if input == nil {
 		return nil, errors.New("eval: nil input array")
 	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	t, err := inputType(b, input)
 	if err != nil {
 		return nil, err
@@ -52,6 +55,9 @@ func EvalRecord(mem memory.Allocator, b *expr.Bound, rec arrow.RecordBatch) (arr
 func EvalDatum(mem memory.Allocator, b *expr.Bound, input datum.Datum, vars map[string]datum.Datum) (datum.Datum, error) {
 	if b == nil {
 		return datum.Datum{}, errors.New("eval: nil expression")
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
 	}
 	a, err := analyze(b)
 	if err != nil {
@@ -110,6 +116,9 @@ func EvalDatum(mem memory.Allocator, b *expr.Bound, input datum.Datum, vars map[
 func EvalConstant(mem memory.Allocator, b *expr.Bound) (scalar.Scalar, error) {
 	if b == nil {
 		return scalar.Scalar{}, errors.New("eval: nil expression")
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
 	}
 	a, err := analyze(b)
 	if err != nil {
@@ -201,9 +210,13 @@ func materialize(mem memory.Allocator, d datum.Datum, t dtype.DType) (arrow.Arra
 	if !d.IsScalar() {
 		return relabel(d.Array(), want)
 	}
-	arr, err := scalar.MakeArray(mem, d.Scalar(), d.Len())
+	s := d.Scalar()
+	if s.IsNull() {
+		s = scalar.Null(t) // a null of the result's type, whatever the kernel labelled it
+	}
+	arr, err := scalar.MakeArray(mem, s, d.Len())
 	if err != nil {
-		return nil, fmt.Errorf("eval: broadcasting %s: %w", d.Scalar(), err)
+		return nil, fmt.Errorf("eval: broadcasting %s: %w", s, err)
 	}
 	defer arr.Release()
 	return relabel(arr, want)

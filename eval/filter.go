@@ -19,6 +19,9 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 	if pred == nil || rec == nil {
 		return nil, errors.New("eval: Filter needs a predicate and a record batch")
 	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	if !pred.DType().IsBool() {
 		return nil, fmt.Errorf("eval: Filter predicate has type %s, want bool", pred.DType())
 	}
