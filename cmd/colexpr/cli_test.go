@@ -100,6 +100,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte(late), 0o644)
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
 		writeOddFile(t, filepath.Join(d, "odd.arrow"))
+		os.WriteFile(filepath.Join(d, "bom.csv"), []byte("\ufeffa, b \n1,x\n"), 0o644)
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")
@@ -126,6 +127,7 @@ var cliCases = []cliCase{
 	{name: "schema_csv", args: []string{"schema", "$DIR/fixture.csv"}},
 	{name: "schema_parquet", args: []string{"schema", "$DIR/fixture.parquet"}},
 	{name: "schema_demo", args: []string{"schema"}},
+	{name: "bom_csv", args: []string{"query", "--format", "jsonl", "--select", "a, b", "$DIR/bom.csv"}},
 
 	// Every output format.
 	{name: "output_table", args: []string{"query", "$DIR/fixture.parquet"}},

@@ -38,8 +38,8 @@ type source struct {
 	schema *arrow.Schema
 	// open starts a scan of the top-level fields with the given indices (in
 	// schema order; nil reads every field). Batches hold at most about
-	// batchSize rows.
-	open  func(fields []int, batchSize int) (scanner, error)
+	// batchSize rows. threads is how many goroutines the reader may use.
+	open  func(fields []int, batchSize, threads int) (scanner, error)
 	close func() error
 }
 
@@ -106,12 +106,12 @@ func demoSource(mem memory.Allocator, rows int64) *source {
 	return &source{
 		name:   "the demo table",
 		schema: demo.Schema(),
-		open: func(fields []int, batchSize int) (scanner, error) {
+		open: func(fields []int, batchSize, threads int) (scanner, error) {
 			rr, err := t.NewReader(mem, batchSize)
 			if err != nil {
 				return nil, err
 			}
-			return &recordReaderScan{rr: rr, fields: fields, schema: demo.Schema(), total: rows}, nil
+			return &recordReaderScan{rr: rr, fields: fields, total: rows}, nil
 		},
 		close: func() error { return nil },
 	}
@@ -227,7 +227,7 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 	return &source{
 		name:   path,
 		schema: sc,
-		open: func(fields []int, batchSize int) (scanner, error) {
+		open: func(fields []int, batchSize, threads int) (scanner, error) {
 			var leaves []int
 			if fields != nil {
 				for _, i := range fields {
@@ -235,7 +235,7 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 				}
 			}
 			fr.Props.BatchSize = int64(batchSize)
-			fr.Props.Parallel = true
+			fr.Props.Parallel = threads > 1 // decode the columns concurrently
 			rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 			if err != nil {
 				return nil, fileError(path, "cannot read", err)
@@ -267,7 +267,7 @@ func openIPCFile(mem memory.Allocator, path string, f *os.File) (*source, error)
 	return &source{
 		name:   path,
 		schema: r.Schema(),
-		open: func(fields []int, batchSize int) (scanner, error) {
+		open: func(fields []int, batchSize, threads int) (scanner, error) {
 			return &ipcFileScan{r: r, fields: fields, path: path}, nil
 		},
 		close: func() error { r.Close(); return f.Close() },
@@ -313,7 +313,7 @@ func openIPCStream(mem memory.Allocator, path string, f *os.File) (*source, erro
 	return &source{
 		name:   path,
 		schema: r.Schema(),
-		open: func(fields []int, batchSize int) (scanner, error) {
+		open: func(fields []int, batchSize, threads int) (scanner, error) {
 			if used {
 				return nil, fmt.Errorf("%s: a stream can be scanned once", path)
 			}
@@ -349,6 +349,9 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 	names := make([]string, len(header))
 	at := map[string]int{}
 	for i, h := range header {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // a byte order mark
+		}
 		name := strings.TrimSpace(h)
 		if name == "" {
 			name = "column" + strconv.Itoa(i+1)
@@ -382,7 +385,7 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 	return &source{
 		name:   path,
 		schema: sc,
-		open: func(fields []int, batchSize int) (scanner, error) {
+		open: func(fields []int, batchSize, threads int) (scanner, error) {
 			if used {
 				return nil, fmt.Errorf("%s: a CSV file can be scanned once", path)
 			}
@@ -398,24 +401,30 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 	}, nil
 }
 
-// csvScan turns the CSV reader's errors, which know no row, into errors
-// naming the rows of the batch they happened in.
+// csvScan reads batches from Arrow's CSV reader, turning its errors into
+// errors that name the line (for malformed CSV) or the rows (for a value
+// that does not parse as its column's type: the reader does not know which
+// row it was).
 type csvScan struct{ recordReaderScan }
 
 func (s *csvScan) Next() (arrow.RecordBatch, error) {
-	before := s.read
-	rec, err := s.recordReaderScan.Next()
-	if err != nil {
+	ok := s.rr.Next()
+	if err := s.rr.Err(); err != nil {
 		var pe *csv.ParseError
-		if errors.As(err, &pe) {
+		switch {
+		case errors.As(err, &pe):
 			return nil, fmt.Errorf("%s: line %d: %v", s.path, pe.Line, pe.Err)
-		}
-		if cur := s.rr.RecordBatch(); cur != nil && !strings.HasPrefix(err.Error(), s.path) {
+		case ok:
 			return nil, fmt.Errorf("%s: a value in rows %d to %d does not fit its column's type (inferred from the first %d rows): %v",
-				s.path, before+1, before+cur.NumRows(), csvInferRows, err)
+				s.path, s.read+1, s.read+s.rr.RecordBatch().NumRows(), csvInferRows, err)
 		}
-		return nil, err
+		return nil, fileError(s.path, "reading failed", err)
 	}
+	if !ok {
+		return nil, nil
+	}
+	rec := project(s.rr.RecordBatch(), s.schema, s.fields)
+	s.read += rec.NumRows()
 	return rec, nil
 }
 

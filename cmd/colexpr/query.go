@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -272,7 +271,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return err
 	}
 
-	scan, err := src.open(fields, o.batchSize)
+	scan, err := src.open(fields, o.batchSize, o.threads)
 	if err != nil {
 		return err
 	}
@@ -404,14 +403,4 @@ func (q *queryPlan) rowError(err error, b batch, what string, mapRow func(int) i
 		}
 	}
 	return fmt.Errorf("%s: rows %d to %d: %s: %w", q.name, b.offset+1, b.offset+b.rec.NumRows(), what, err)
-}
-
-// sortedNames is the names of a set, sorted.
-func sortedNames(set map[string]bool) []string {
-	var out []string
-	for n := range set {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -25,7 +25,6 @@ support is listed with that type.
 
 func runSchema(e *env, args []string) error {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
-	demoRows := fs.Int64("demo-rows", 0, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -37,7 +36,7 @@ func runSchema(e *env, args []string) error {
 	if len(pos) == 1 {
 		file = pos[0]
 	}
-	src, err := openSource(memory.DefaultAllocator, file, *demoRows)
+	src, err := openSource(memory.DefaultAllocator, file, 0)
 	if err != nil {
 		return err
 	}
