@@ -34,7 +34,7 @@ type Named struct {
 // bound against: its root dtype, which must be a struct, becomes the base
 // schema. See ExportAll.
 func Export(b *expr.Bound, scope expr.Scope) (*pb.ExtendedExpression, error) {
-	return ExportAll(scope, Named{Name: "expr", Expr: b})
+	return Options{}.Export(b, scope)
 }
 
 // ExportAll converts bound expressions, all bound against scope, into one
@@ -49,13 +49,48 @@ func Export(b *expr.Bound, scope expr.Scope) (*pb.ExtendedExpression, error) {
 // Variables other than lambda parameters have no Substrait form: export an
 // expression before partitioning binds free variables into it.
 func ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpression, error) {
+	return Options{}.ExportAll(scope, exprs...)
+}
+
+// Options adjust an export. The zero value is the default of Export and
+// ExportAll.
+type Options struct {
+	// PruneSchema makes the base schema hold only the root fields the
+	// expressions reference, in the root's order, instead of all of them.
+	// An expression then exports even when the scope has fields Substrait
+	// has no type for (u8, f16, fixed-size lists) that it does not use.
+	// Import resolves root fields by name, so the message still reads back
+	// against the full scope; a consumer that feeds the expression its
+	// input by position must feed it the pruned schema's fields.
+	PruneSchema bool
+}
+
+// Export is the package-level Export with these options.
+func (o Options) Export(b *expr.Bound, scope expr.Scope) (*pb.ExtendedExpression, error) {
+	return o.ExportAll(scope, Named{Name: "expr", Expr: b})
+}
+
+// ExportAll is the package-level ExportAll with these options.
+func (o Options) ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpression, error) {
 	root := scope.Root()
 	if !root.IsStruct() {
 		return nil, &Error{Op: "export", Node: "$", Err: unsupported("the scope's root has type %s: a Substrait base schema is a struct", root)}
 	}
+	for i, n := range exprs {
+		if n.Expr == nil {
+			return nil, &Error{Op: "export", Path: "expression " + strconv.Itoa(i), Err: errors.New("nil expression")}
+		}
+	}
+	if o.PruneSchema {
+		root = pruned(root, exprs)
+	}
 	baseType, err := typeOf(root)
 	if err != nil {
-		return nil, &Error{Op: "export", Path: "base schema", Err: schemaError(root, err)}
+		cause := schemaError(root, err)
+		if !o.PruneSchema {
+			cause = fmt.Errorf("%w; if the expression does not use that field, export with Options{PruneSchema: true}", cause)
+		}
+		return nil, &Error{Op: "export", Path: "base schema", Err: cause}
 	}
 	coll, err := extensions.GetDefaultCollection()
 	if err != nil {
@@ -78,10 +113,7 @@ func ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpression, error)
 		// nullability): say the exact root type.
 		h.schema = root.String()
 	}
-	for i, n := range exprs {
-		if n.Expr == nil {
-			return nil, &Error{Op: "export", Path: "expression " + strconv.Itoa(i), Err: errors.New("nil expression")}
-		}
+	for _, n := range exprs {
 		x.hints = newExprHints()
 		x.seq = 0
 		e, err := x.node(n.Expr, "")
@@ -102,6 +134,30 @@ func ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpression, error)
 		out.ExpectedTypeUrls = []string{hintTypeURL}
 	}
 	return out, nil
+}
+
+// pruned is root with only the fields the expressions read from $.
+func pruned(root dtype.DType, exprs []Named) dtype.DType {
+	used := map[string]bool{}
+	var walk func(b *expr.Bound)
+	walk = func(b *expr.Bound) {
+		if g, ok := b.Fn().(fn.GetItemFn); ok && b.Kind() == expr.KindCall && b.Arg(0).Kind() == expr.KindRoot {
+			used[g.Field] = true
+		}
+		for _, a := range b.Args() {
+			walk(a)
+		}
+	}
+	for _, n := range exprs {
+		walk(n.Expr)
+	}
+	var fs []dtype.Field
+	for _, f := range root.Fields() {
+		if used[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	return dtype.Struct(fs, root.Nullable())
 }
 
 // baseStruct is the base schema's struct: always required, whatever the
@@ -468,6 +524,9 @@ func (x *exporter) fieldRef(b *expr.Bound, path string) (*pb.Expression, error) 
 	}
 	ref := &pb.Expression_FieldReference{}
 	t := n.DType()
+	if n.Kind() == expr.KindRoot {
+		t = x.root // the base schema, which PruneSchema may have pruned
+	}
 	var first *pb.Expression_ReferenceSegment_StructField
 	var seg *pb.Expression_ReferenceSegment_StructField
 	switch n.Kind() {

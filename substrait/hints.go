@@ -85,7 +85,17 @@ func (h *hints) toExtension() (*extensions.AdvancedExtension, error) {
 		for _, k := range sortedKeys(e.untyped) {
 			us = append(us, float64(k))
 		}
-		exprs[i] = map[string]any{"types": ts, "params": ps, "untyped": us}
+		m := map[string]any{}
+		if len(ts) > 0 {
+			m["types"] = ts
+		}
+		if len(ps) > 0 {
+			m["params"] = ps
+		}
+		if len(us) > 0 {
+			m["untyped"] = us
+		}
+		exprs[i] = m
 	}
 	body := map[string]any{"version": float64(hintVersion), "exprs": exprs}
 	if h.schema != "" {
