@@ -60,7 +60,8 @@ const DefaultSeed uint64 = 0x5eed_c01e_c0de
 // DefaultRows is the row count of the colexpr command's demo table.
 const DefaultRows = 1_000_000
 
-// DefaultBatchSize is the batch size NewReader and the colexpr command use.
+// DefaultBatchSize is a batch size for Batches and NewReader callers with
+// no reason to pick another: large enough that per-batch costs vanish.
 const DefaultBatchSize = 64 * 1024
 
 // The column names, in schema order.
