@@ -37,3 +37,30 @@ func TestWorkloadsAgree(t *testing.T) {
 	}
 	mem.AssertSize(t, 0)
 }
+
+// BenchmarkWorkloads runs every engine of every workload at full size, for
+// profiling one of them, e.g.
+//
+//	go test -run '^$' -bench 'Workloads/TPC-H.*/colexpr' -cpuprofile cpu.out
+//
+// The comparison table itself comes from ./cmd/compare, which interleaves the
+// engines.
+func BenchmarkWorkloads(b *testing.B) {
+	s, err := NewSuite(memory.DefaultAllocator, FullSizes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, w := range s.Workloads {
+		for _, im := range w.Impls {
+			b.Run(w.Name+"/"+im.Engine, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := im.Run(nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -12,25 +12,25 @@ import (
 
 // Machine describes where a measurement ran.
 type Machine struct {
-	CPU      string // model name from /proc/cpuinfo
-	NumCPU   int    // runtime.NumCPU, what nproc prints
-	Go       string // runtime.Version
-	OSArch   string
-	DuckDB   string // SELECT version()
-	Date     string
-	Reps     int
+	CPU       string // model name from /proc/cpuinfo
+	NumCPU    int    // runtime.NumCPU, what nproc prints
+	Go        string // runtime.Version
+	OSArch    string
+	DuckDB    string // SELECT version()
+	Date      string
+	Reps      int
 	MinSample time.Duration
 }
 
 // ReadMachine fills a Machine for this process.
 func ReadMachine(d *Duck, reps int, minSample time.Duration) Machine {
 	m := Machine{
-		CPU:      cpuModel(),
-		NumCPU:   runtime.NumCPU(),
-		Go:       runtime.Version(),
-		OSArch:   runtime.GOOS + "/" + runtime.GOARCH,
-		Date:     time.Now().UTC().Format("2006-01-02"),
-		Reps:     reps,
+		CPU:       cpuModel(),
+		NumCPU:    runtime.NumCPU(),
+		Go:        runtime.Version(),
+		OSArch:    runtime.GOOS + "/" + runtime.GOARCH,
+		Date:      time.Now().UTC().Format("2006-01-02"),
+		Reps:      reps,
 		MinSample: minSample,
 	}
 	if d != nil {

@@ -13,7 +13,7 @@ import (
 // The workloads' names, as the table prints them.
 const (
 	NameAdd       = "checked add u32 + u32"
-	NameGather    = "gather u32 (list_element / take)"
+	NameGather    = "gather u32 (list_element, take)"
 	NameCompare   = "i64 < scalar"
 	NameAnd       = "Kleene AND, nullable bools"
 	NameOr        = "Kleene OR, nullable bools"
