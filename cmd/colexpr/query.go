@@ -176,7 +176,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		if where, err = compile(o.where, "--where", full, opt); err != nil {
 			return err
 		}
-		if t := where.optimized.DType(); !t.IsBool() && !t.IsNull() {
+		if t := where.optimized.DType(); !t.IsBool() {
 			return fmt.Errorf("--where: the expression has type %s; it must be a bool", t)
 		}
 	}
