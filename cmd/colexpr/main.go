@@ -7,12 +7,17 @@
 //	                [--threads N] [--batch-size N] [--demo-rows N] [FILE]
 //	colexpr explain [--schema-of FILE] EXPR
 //	colexpr schema  [FILE]
-//	colexpr demo    --rows N --out FILE.parquet
+//	colexpr demo    [--rows N] [--seed S] [--row-group-size N] --out FILE.parquet
 //	colexpr help
 //
 // FILE is read according to its extension: .parquet, .arrow or .feather (an
 // Arrow IPC file), .arrows (an Arrow IPC stream) or .csv (a header row, then
-// rows whose types are inferred from the first 1000 rows). Without FILE,
+// rows whose types are inferred from the first 1000 rows: i64 when every
+// value is an integer, f64 when every one is a number, bool for true/false,
+// date for YYYY-MM-DD, utf8 otherwise; an empty field is null). A column
+// whose Arrow type colexpr does not support (large strings, dictionaries,
+// maps, …), or whose name another column has too, is left out with a note
+// on stderr, and an expression that uses it is an error. Without FILE,
 // query, explain and schema use the built-in demo table, a seeded imitation
 // of TPC-H's lineitem (see package github.com/colexpr/colexpr/demo).
 //
@@ -46,7 +51,8 @@
 //	arrow  an Arrow IPC stream
 //
 // In table and csv output, values are written as in jsonl but without JSON
-// quoting; lists and structs are written as JSON text.
+// quoting; lists and structs are written as JSON text. A table shows null
+// as NULL; CSV writes it as an empty field, like the empty string.
 //
 // # explain
 //
