@@ -117,6 +117,10 @@ type between struct{ simple }
 
 func (b between) Arity() Arity { return Exactly(3) }
 
+// NullHandling: between is lo <= x AND x <= hi, a Kleene AND, so a null
+// bound does not make the result null when the other comparison is false.
+func (b between) NullHandling() NullHandling { return NullAware }
+
 func (b between) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	t, err := sameType(b, args, 0)
 	if err != nil {
