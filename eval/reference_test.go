@@ -152,10 +152,7 @@ func refEval(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 		}
 		vals[i] = v
 	}
-	// between is documented as lo <= x AND x <= hi, a Kleene AND: false
-	// when either comparison is false, even if the other is null. (fn
-	// declares it null-propagating, which that definition contradicts.)
-	if b.Fn().NullHandling() == fn.NullPropagating && b.Fn().ID() != "between" {
+	if b.Fn().NullHandling() == fn.NullPropagating {
 		for _, v := range vals {
 			if v.IsNull() {
 				return scalar.Null(t), nil
