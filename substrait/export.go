@@ -102,10 +102,7 @@ func (o Options) ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpres
 	}
 	out := &pb.ExtendedExpression{
 		Version: Version,
-		BaseSchema: &pb.NamedStruct{
-			Names:  structNames(root, nil),
-			Struct: baseStruct(baseType),
-		},
+		BaseSchema: namedStruct(root, baseType),
 	}
 	var h hints
 	if r, err := schemaOf(out.BaseSchema); err != nil || !r.Equal(root) {
@@ -160,12 +157,13 @@ func pruned(root dtype.DType, exprs []Named) dtype.DType {
 	return dtype.Struct(fs, root.Nullable())
 }
 
-// baseStruct is the base schema's struct: always required, whatever the
-// root's nullability (a record batch has no null rows).
-func baseStruct(t types.Type) *pb.Type_Struct {
+// namedStruct is the base schema of root, whose Substrait type is t: the
+// field names in depth-first order and the struct, always required whatever
+// the root's nullability (a record batch has no null rows).
+func namedStruct(root dtype.DType, t types.Type) *pb.NamedStruct {
 	s := types.TypeToProto(t).GetStruct()
 	s.Nullability = pb.Type_NULLABILITY_REQUIRED
-	return s
+	return &pb.NamedStruct{Names: structNames(root, nil), Struct: s}
 }
 
 // schemaError says which field of the base schema has no Substrait type.

@@ -2,6 +2,7 @@ package substrait
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,8 +273,8 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 		cur = expr.NewRoot(m.scope.Root())
 		bt := m.base
 		for depth, i := range indexes {
-			if !bt.IsStruct() || i < 0 || int(i) >= len(bt.Fields()) {
-				return nil, m.fail(path, node, invalid("field index %d at depth %d is out of range of %s in the base schema", i, depth, bt))
+			if err := checkIndex(bt, i, depth); err != nil {
+				return nil, m.fail(path, node, fmt.Errorf("%w in the base schema", err))
 			}
 			f := bt.Fields()[i]
 			next, err := expr.NewCall(fn.GetItem(f.Name), cur)
@@ -310,8 +311,8 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 	}
 	for depth, i := range indexes {
 		t := cur.DType()
-		if !t.IsStruct() || i < 0 || int(i) >= len(t.Fields()) {
-			return nil, m.fail(path, node, invalid("field index %d at depth %d is out of range of %s", i, depth, t))
+		if err := checkIndex(t, i, depth); err != nil {
+			return nil, m.fail(path, node, err)
 		}
 		next, err := expr.NewCall(fn.GetItem(t.Fields()[i].Name), cur)
 		if err != nil {
@@ -320,6 +321,18 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 		cur = next
 	}
 	return cur, nil
+}
+
+// checkIndex checks struct field index i, the depth-th segment of a
+// reference, against the type t it selects from.
+func checkIndex(t dtype.DType, i int32, depth int) error {
+	if !t.IsStruct() {
+		return invalid("reference segment %d selects field %d of %s, which is not a struct", depth, i, t)
+	}
+	if i < 0 || int(i) >= len(t.Fields()) {
+		return invalid("reference segment %d selects field %d of %s, which has %d", depth, i, t, len(t.Fields()))
+	}
+	return nil
 }
 
 func segmentKind(s *pb.Expression_ReferenceSegment) string {
