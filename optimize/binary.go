@@ -268,9 +268,8 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	if p := c.Parent(); p != nil && p.ID() == "or" {
 		return nil
 	}
-	// Operands of the chain, left to right.
-	leaves := make([]*expr.Bound, 0, 16)
-	stack := append(make([]*expr.Bound, 0, 16), n)
+	// The operands of the chain, left to right, in the run's scratch space.
+	leaves, stack := c.r.scratchA[:0], append(c.r.scratchB[:0], n)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -280,65 +279,76 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 		}
 		leaves = append(leaves, x)
 	}
+	c.r.scratchA, c.r.scratchB = leaves[:0], stack[:0]
+
+	// Group the comparisons by the compared expression.
 	type group struct {
-		x       *expr.Bound
-		values  []*expr.Bound
-		members int
+		x        *expr.Bound
+		values   int // how many values the group's members hold
+		members  int
+		volatile bool
 	}
-	var groups []group
-	member := make([]int, len(leaves)) // group index + 1, or 0
+	var buf [4]group
+	groups := buf[:0]
+	member := c.r.scratchInts[:0] // per leaf: group index + 1, or 0
 	merged := false
-	for i, l := range leaves {
+	for _, l := range leaves {
 		x, values := inParts(l)
-		if x == nil {
-			continue
-		}
-		if !deterministic(x) {
-			// Each comparison sees its own value of x: they cannot share one.
-			continue
-		}
 		g := -1
-		for j := range groups {
-			if sameTree(groups[j].x, x) {
-				g = j
-				break
+		if x != nil {
+			for j := range groups {
+				if sameTree(groups[j].x, x) {
+					g = j
+					break
+				}
+			}
+			if g < 0 {
+				// Each comparison of a volatile x sees its own value: they
+				// cannot share one.
+				groups = append(groups, group{x: x, volatile: !deterministic(x)})
+				g = len(groups) - 1
+			}
+			if groups[g].volatile {
+				g = -1
+			} else {
+				groups[g].values += len(values)
+				groups[g].members++
+				merged = merged || groups[g].members > 1
 			}
 		}
-		if g < 0 {
-			groups = append(groups, group{x: x, values: make([]*expr.Bound, 0, len(leaves)-i)})
-			g = len(groups) - 1
-		}
-		groups[g].values = append(groups[g].values, values...)
-		groups[g].members++
-		merged = merged || groups[g].members > 1
-		member[i] = g + 1
+		member = append(member, g+1)
 	}
+	c.r.scratchInts = member[:0]
 	if !merged {
 		return nil
 	}
+
 	var acc *expr.Bound
-	emitted := make([]bool, len(groups))
 	for i, l := range leaves {
 		item := l
-		if g := member[i] - 1; g >= 0 && groups[g].members > 1 {
-			if emitted[g] {
-				continue
+		if g := member[i] - 1; g >= 0 && groups[g].members != 1 {
+			if groups[g].members < 0 {
+				continue // emitted at its first member
 			}
-			emitted[g] = true
-			// The IN list's arguments are optimized already: say so, so the
-			// engine does not walk them again.
-			c.Reuse(groups[g].x)
-			c.Reuse(groups[g].values...)
-			args := make([]*expr.Bound, 0, len(groups[g].values)+1)
+			// One IN list: the group's expression and every value, in order.
+			args := make([]*expr.Bound, 0, groups[g].values+1)
 			args = append(args, groups[g].x)
-			args = append(args, groups[g].values...)
+			for j := i; j < len(leaves); j++ {
+				if member[j] == g+1 {
+					_, values := inParts(leaves[j])
+					args = append(args, values...)
+				}
+			}
+			groups[g].members = -1
+			// Its arguments are optimized already: say so, so the engine
+			// does not walk them again.
+			c.Reuse(args...)
 			in, err := expr.NewCall(fn.InList, args...)
 			if err != nil {
 				return nil
 			}
 			item = in
-		}
-		if item == l {
+		} else {
 			c.Reuse(l)
 		}
 		if acc == nil {

@@ -133,10 +133,18 @@ func isCall(n *expr.Bound, ids ...string) bool {
 	return false
 }
 
-// sameDType is dtype equality with a fast path for struct types that share
-// their fields (as every $ of one bound tree does).
+// sameDType is dtype equality with fast paths for the flat types and for
+// struct types that share their fields (as every $ of one bound tree does).
 func sameDType(a, b dtype.DType) bool {
-	if a.Kind() == dtype.KindStruct && b.Kind() == dtype.KindStruct && a.Nullable() == b.Nullable() {
+	if a.Kind() != b.Kind() || a.Nullable() != b.Nullable() {
+		return false
+	}
+	switch a.Kind() {
+	case dtype.KindNull, dtype.KindBool, dtype.KindUtf8, dtype.KindBinary:
+		return true
+	case dtype.KindPrimitive:
+		return a.PType() == b.PType()
+	case dtype.KindStruct:
 		fa, fb := a.Fields(), b.Fields()
 		if len(fa) == len(fb) && (len(fa) == 0 || &fa[0] == &fb[0]) {
 			return true

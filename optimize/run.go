@@ -38,6 +38,9 @@ type run struct {
 	scopes []expr.Scope
 	// High-water marks of frames and results, for reset.
 	framesHW, resultsHW int
+	// Scratch space rules of this package may borrow during one call.
+	scratchA, scratchB []*expr.Bound
+	scratchInts        []int
 }
 
 // A frame is 16 bytes, so that the stack of a deep tree stays small; the
@@ -75,6 +78,8 @@ func (r *run) reset() {
 	clear(r.results[:r.resultsHW])
 	clear(r.frames[:r.framesHW])
 	clear(r.known)
+	clear(r.scratchA[:cap(r.scratchA)])
+	clear(r.scratchB[:cap(r.scratchB)])
 	for i := range r.scopes {
 		r.scopes[i] = expr.Scope{}
 	}
