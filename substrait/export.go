@@ -101,7 +101,7 @@ func (o Options) ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpres
 		root: root,
 	}
 	out := &pb.ExtendedExpression{
-		Version: Version,
+		Version:    Version,
 		BaseSchema: namedStruct(root, baseType),
 	}
 	var h hints

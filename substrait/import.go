@@ -2,7 +2,6 @@ package substrait
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -273,8 +272,8 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 		cur = expr.NewRoot(m.scope.Root())
 		bt := m.base
 		for depth, i := range indexes {
-			if err := checkIndex(bt, i, depth); err != nil {
-				return nil, m.fail(path, node, fmt.Errorf("%w in the base schema", err))
+			if err := checkIndex("the base schema's ", bt, i, depth); err != nil {
+				return nil, m.fail(path, node, err)
 			}
 			f := bt.Fields()[i]
 			next, err := expr.NewCall(fn.GetItem(f.Name), cur)
@@ -311,7 +310,7 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 	}
 	for depth, i := range indexes {
 		t := cur.DType()
-		if err := checkIndex(t, i, depth); err != nil {
+		if err := checkIndex("", t, i, depth); err != nil {
 			return nil, m.fail(path, node, err)
 		}
 		next, err := expr.NewCall(fn.GetItem(t.Fields()[i].Name), cur)
@@ -325,12 +324,12 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 
 // checkIndex checks struct field index i, the depth-th segment of a
 // reference, against the type t it selects from.
-func checkIndex(t dtype.DType, i int32, depth int) error {
+func checkIndex(where string, t dtype.DType, i int32, depth int) error {
 	if !t.IsStruct() {
-		return invalid("reference segment %d selects field %d of %s, which is not a struct", depth, i, t)
+		return invalid("reference segment %d selects field %d of %s%s, which is not a struct", depth, i, where, t)
 	}
 	if i < 0 || int(i) >= len(t.Fields()) {
-		return invalid("reference segment %d selects field %d of %s, which has %d", depth, i, t, len(t.Fields()))
+		return invalid("reference segment %d selects field %d of %s%s, which has %d", depth, i, where, t, len(t.Fields()))
 	}
 	return nil
 }

@@ -156,4 +156,3 @@ func TestHintErrors(t *testing.T) {
 		t.Errorf("foreign optimizations: %v", err)
 	}
 }
-
