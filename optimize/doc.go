@@ -80,8 +80,9 @@
 // # Writing a rule
 //
 // A rule is a *Rule value: a name "family/rule", the ids of the functions
-// it applies to (none: every node, $, variables and lambdas included), and
-// a Rewrite function that returns the replacement or nil:
+// it applies to (or AnyCall for every call, or none for every node, $,
+// variables and lambdas included), and a Rewrite function that returns the
+// replacement or nil:
 //
 //	var SubSelf = &optimize.Rule{
 //		Name: "mine/sub_self",

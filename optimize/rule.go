@@ -19,6 +19,9 @@ import (
 // records anything else, so a rule should check both before it returns.
 // Rules are pure functions of the node and the Context: the same node
 // always gives the same answer, which keeps optimization deterministic.
+//
+// An optimizer keeps the pointer it is given: do not change a rule after
+// registering it (the built-in rules are shared by every optimizer).
 type Rule struct {
 	// Name is "family/rule", such as "binary/add_zero".
 	Name string
