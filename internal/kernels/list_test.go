@@ -230,3 +230,36 @@ func TestListErrors(t *testing.T) {
 		t.Error("list_element with a utf8 index: no error")
 	}
 }
+
+// BenchmarkListContains is list_contains(xs, 7) over 1M lists of 0 to 7
+// i64 elements with a few nulls.
+func BenchmarkListContains(b *testing.B) {
+	const n = 1 << 20
+	lb := array.NewListBuilder(memory.DefaultAllocator, arrow.PrimitiveTypes.Int64)
+	vb := lb.ValueBuilder().(*array.Int64Builder)
+	for i := range n {
+		lb.Append(true)
+		for j := range i % 8 {
+			if (i+j)%13 == 0 {
+				vb.AppendNull()
+			} else {
+				vb.Append(int64((i * j) % 50))
+			}
+		}
+	}
+	arr := lb.NewArray()
+	lb.Release()
+	defer arr.Release()
+	mem := memory.NewGoAllocator()
+	xs := datum.FromArray(arr, ty("list<i64?>"))
+	v := datum.FromScalar(scalar.Int64(7), n)
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := ListContains(mem, xs, v, boolN)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/value")
+}

@@ -10,6 +10,7 @@ package kernels
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -65,7 +66,7 @@ func CaseMap(mem memory.Allocator, s datum.Datum, ret dtype.DType, upper bool) (
 			// the input's offset.
 			data := memory.NewResizableBuffer(mem)
 			data.Resize(len(span))
-			mapASCII(data.Bytes(), span, table)
+			caseASCII(data.Bytes(), span, upper)
 			d := arr.Data()
 			bufs := d.Buffers()
 			validity := bufs[0]
@@ -82,7 +83,7 @@ func CaseMap(mem memory.Allocator, s datum.Datum, ret dtype.DType, upper bool) (
 		b := newStrBuilder(mem, n, len(span))
 		b.grow(len(span))
 		b.data = b.data[:len(span)]
-		mapASCII(b.data, span, table)
+		caseASCII(b.data, span, upper)
 		for i := 1; i <= n; i++ {
 			b.offs[i] = v.offs[i] - v.offs[0]
 		}
@@ -106,6 +107,33 @@ func CaseMap(mem memory.Allocator, s datum.Datum, ret dtype.DType, upper bool) (
 	return datum.FromArray(b.finish(arr.DataType(), validity, nulls), ret), nil
 }
 
+// caseASCII lowers (or uppers) the ASCII bytes src into dst, eight at a
+// time: in a word of 7-bit bytes, adding 0x80-'A' sets the top bit of each
+// byte >= 'A' and adding 0x80-'Z'-1 that of each byte > 'Z', without carries
+// between bytes; the bytes with the first bit and not the second are the
+// letters, whose 0x20 bit is flipped.
+func caseASCII(dst, src []byte, upper bool) {
+	lo, hi := uint64(0x80-'A'), uint64(0x80-'Z'-1)
+	if upper {
+		lo, hi = 0x80-'a', 0x80-'z'-1
+	}
+	const ones = 0x0101010101010101
+	lo, hi = lo*ones, hi*ones
+	dst = dst[:len(src)]
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		letters := (x + lo) &^ (x + hi) & (0x80 * ones)
+		binary.LittleEndian.PutUint64(dst[i:], x^letters>>2)
+	}
+	table := &asciiLower
+	if upper {
+		table = &asciiUpper
+	}
+	mapASCII(dst[i:], src[i:], table)
+}
+
+// mapASCII maps the bytes src into dst through table.
 func mapASCII(dst, src []byte, table *[256]byte) {
 	dst = dst[:len(src)]
 	for i, c := range src {

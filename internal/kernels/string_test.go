@@ -329,3 +329,54 @@ func TestOffsetFits(t *testing.T) {
 		t.Errorf("offsetFits(MaxInt32+1) = %v, want ErrOverflow", err)
 	}
 }
+
+// BenchmarkLowerASCII is lower(s) over 1M ASCII strings of 5 to 20 bytes:
+// one table lookup per byte, offsets and validity shared with the input.
+func BenchmarkLowerASCII(b *testing.B) {
+	const n = 1 << 20
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	buf := make([]byte, 0, 32)
+	for i := range n {
+		buf = buf[:0]
+		for len(buf) < 5+i%16 {
+			buf = append(buf, byte('A'+(i+len(buf))%26))
+		}
+		sb.BinaryBuilder.Append(buf)
+	}
+	arr := sb.NewArray()
+	sb.Release()
+	defer arr.Release()
+	mem := memory.NewGoAllocator()
+	s := datum.FromArray(arr, str)
+	b.SetBytes(int64(len(arr.(*array.String).ValueBytes())))
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := CaseMap(mem, s, str, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/value")
+}
+
+func TestCaseASCII(t *testing.T) {
+	var all []byte
+	for c := range 128 {
+		all = append(all, byte(c))
+	}
+	for _, upper := range []bool{false, true} {
+		for start := range 9 {
+			src := all[start:]
+			dst := make([]byte, len(src))
+			caseASCII(dst, src, upper)
+			want := strings.ToLower(string(src))
+			if upper {
+				want = strings.ToUpper(string(src))
+			}
+			if string(dst) != want {
+				t.Errorf("caseASCII(upper=%v) from %d:\n got %q\nwant %q", upper, start, dst, want)
+			}
+		}
+	}
+}
