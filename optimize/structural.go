@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 )
@@ -163,23 +164,32 @@ var PackIdentity = &Rule{
 			return nil
 		}
 		var s *expr.Bound
+		var fields []dtype.Field
 		for i, a := range n.Args() {
 			if !isCall(a, "get_item") || a.Fn().(fn.GetItemFn).Field != names[i] {
 				return nil
 			}
 			if i == 0 {
 				s = a.Arg(0)
-				if fs := s.DType().Fields(); len(fs) != len(names) {
+				if fields = s.DType().Fields(); len(fields) != len(names) {
 					return nil
 				}
 			} else if !sameTree(a.Arg(0), s) {
 				return nil
 			}
+			if fields[i].Name != names[i] {
+				return nil
+			}
 		}
-		if !deterministic(s) {
-			return nil // the pack evaluates s once per field
+		if s.DType().Nullable() || !deterministic(s) {
+			// A field of a nullable struct is nullable, so the pack has
+			// another dtype; and the pack evaluates s once per field.
+			return nil
 		}
-		return keep(s, n.DType())
+		// Every field of s, in order, each read with its own dtype (s is
+		// not nullable): the pack's dtype is s's, by construction; the
+		// engine checks it once more.
+		return s
 	},
 }
 
