@@ -58,14 +58,18 @@ var CastWideningChain = &Rule{
 	Fns:  []string{"cast"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		inner := n.Arg(0)
-		if !isCall(inner, "cast") {
+		if c, ok := asCast(inner); !ok || c.Try {
 			return nil
 		}
 		x := inner.Arg(0)
 		if !Widening(x.DType(), inner.DType()) || !Widening(inner.DType(), n.DType()) {
 			return nil
 		}
-		to := n.Fn().(fn.CastFn).To
+		outer, ok := asCast(n)
+		if !ok {
+			return nil
+		}
+		to := outer.To
 		if b := call(n.DType(), fn.Cast(to), x); b != nil {
 			return b
 		}
@@ -94,7 +98,7 @@ var CastCompareNarrow = &Rule{
 
 func castCompareNarrow(c *Context, n *expr.Bound) *expr.Bound {
 	cast := n.Arg(0)
-	if !isCall(cast, "cast", "try_cast") {
+	if _, ok := asCast(cast); !ok {
 		return nil
 	}
 	x := cast.Arg(0)

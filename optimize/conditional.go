@@ -13,9 +13,13 @@ import (
 // original dtype with a cast to the nullable type (`CAST(x AS i32?)`, which
 // changes only the dtype), or relabel a literal; they never change a dtype.
 
-// caseParts splits the arguments of a case_when call.
+// caseParts splits the arguments of a case_when call; branches is 0 for a
+// node of another function.
 func caseParts(n *expr.Bound) (f fn.CaseWhenFn, branches int, els *expr.Bound) {
-	f = n.Fn().(fn.CaseWhenFn)
+	f, ok := n.Fn().(fn.CaseWhenFn)
+	if !ok {
+		return f, 0, nil
+	}
 	branches = f.Branches(len(n.Args()))
 	if f.HasElse {
 		els = n.Arg(len(n.Args()) - 1)

@@ -227,3 +227,31 @@ func deterministic(b *expr.Bound) bool {
 	}
 	return true
 }
+
+// The functions with options, read from a node; ok is false for a node of
+// another kind (a user's function may reuse an id, so rules never assume
+// the type from the id alone).
+
+func asPack(n *expr.Bound) (fn.PackFn, bool) {
+	if n.Kind() != expr.KindCall {
+		return fn.PackFn{}, false
+	}
+	f, ok := n.Fn().(fn.PackFn)
+	return f, ok
+}
+
+func asGetItem(n *expr.Bound) (fn.GetItemFn, bool) {
+	if n.Kind() != expr.KindCall {
+		return fn.GetItemFn{}, false
+	}
+	f, ok := n.Fn().(fn.GetItemFn)
+	return f, ok
+}
+
+func asCast(n *expr.Bound) (fn.CastFn, bool) {
+	if n.Kind() != expr.KindCall {
+		return fn.CastFn{}, false
+	}
+	f, ok := n.Fn().(fn.CastFn)
+	return f, ok
+}

@@ -444,3 +444,48 @@ func TestVolatileIsNeitherMergedNorFolded(t *testing.T) {
 		}
 	}
 }
+
+// impostor is a user function that reuses the id of a built-in function
+// with options; rules must not mistake it for the built-in.
+type impostor struct{ id string }
+
+func (f impostor) ID() string    { return f.id }
+func (impostor) Arity() fn.Arity { return fn.Exactly(1) }
+func (impostor) Fallible() bool  { return false }
+func (impostor) Hash() uint64    { return 9 }
+func (f impostor) Equal(o fn.Function) bool {
+	g, ok := o.(impostor)
+	return ok && g == f
+}
+func (impostor) NullHandling() fn.NullHandling { return fn.NullPropagating }
+func (impostor) Volatility() fn.Volatility     { return fn.Immutable }
+func (impostor) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	return dtype.Struct([]dtype.Field{{Name: "x", Type: args[0]}}, false), nil
+}
+
+func TestImpostorFunctionsAreLeftAlone(t *testing.T) {
+	a := mustBind(t, "a")
+	for _, id := range []string{"pack", "get_item", "cast", "try_cast", "case_when", "select", "merge"} {
+		inner, err := expr.NewCall(impostor{id}, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get, err := expr.NewCall(fn.GetItem("x"), inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pack, err := expr.NewCall(fn.Pack("x"), get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []*expr.Bound{inner, get} {
+			if out, _ := mustOptimize(t, optimize.New(), b); out != b {
+				t.Errorf("%s: %s became %s", id, b, out)
+			}
+		}
+		// {x: s.x} is s for any struct s with the one field x.
+		if out, _ := mustOptimize(t, optimize.New(), pack); out != inner {
+			t.Errorf("%s: %s became %s, want %s", id, pack, out, inner)
+		}
+	}
+}

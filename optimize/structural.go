@@ -18,12 +18,13 @@ var GetItemPack = &Rule{
 	Name: "structural/get_item_pack",
 	Fns:  []string{"get_item"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		p := n.Arg(0)
-		if !isCall(p, "pack") {
+		g, ok := asGetItem(n)
+		pf, isPack := asPack(n.Arg(0))
+		if !ok || !isPack {
 			return nil
 		}
-		field := n.Fn().(fn.GetItemFn).Field
-		for i, name := range p.Fn().(fn.PackFn).Names {
+		p, field := n.Arg(0), g.Field
+		for i, name := range pf.Names {
 			if name == field {
 				return keep(p.Arg(i), n.DType())
 			}
@@ -41,11 +42,12 @@ var SelectPack = &Rule{
 	Fns:  []string{"select"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		p := n.Arg(0)
-		if !isCall(p, "pack") {
+		pf, isPack := asPack(p)
+		sel, ok := n.Fn().(fn.SelectFn)
+		if !ok || !isPack {
 			return nil
 		}
-		sel := n.Fn().(fn.SelectFn)
-		names := p.Fn().(fn.PackFn).Names
+		names := pf.Names
 		index := func(name string) int {
 			for i, n := range names {
 				if n == name {
@@ -102,13 +104,16 @@ func mergePacks(c *Context, n *expr.Bound) *expr.Bound {
 	var out []*expr.Bound
 	changed := false
 	for i := 0; i < len(args); {
-		if !isCall(args[i], "pack") {
+		if _, ok := asPack(args[i]); !ok {
 			out = append(out, args[i])
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(args) && isCall(args[j], "pack") {
+		for j < len(args) {
+			if _, ok := asPack(args[j]); !ok {
+				break
+			}
 			j++
 		}
 		if j-i == 1 {
@@ -120,7 +125,8 @@ func mergePacks(c *Context, n *expr.Bound) *expr.Bound {
 		var values []*expr.Bound
 		index := map[string]int{}
 		for _, p := range args[i:j] {
-			for k, name := range p.Fn().(fn.PackFn).Names {
+			pf, _ := asPack(p)
+			for k, name := range pf.Names {
 				if at, ok := index[name]; ok {
 					values[at] = p.Arg(k)
 					continue
@@ -159,14 +165,15 @@ var PackIdentity = &Rule{
 	Name: "structural/pack_identity",
 	Fns:  []string{"pack"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		names := n.Fn().(fn.PackFn).Names
-		if len(names) == 0 {
+		pf, ok := asPack(n)
+		if !ok || len(pf.Names) == 0 {
 			return nil
 		}
+		names := pf.Names
 		var s *expr.Bound
 		var fields []dtype.Field
 		for i, a := range n.Args() {
-			if !isCall(a, "get_item") || a.Fn().(fn.GetItemFn).Field != names[i] {
+			if g, ok := asGetItem(a); !ok || g.Field != names[i] {
 				return nil
 			}
 			if i == 0 {
@@ -204,10 +211,11 @@ var GetItemMerge = &Rule{
 	Fns:  []string{"get_item"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		m := n.Arg(0)
-		if !isCall(m, "merge") {
+		g, ok := asGetItem(n)
+		if !ok || !isCall(m, "merge") {
 			return nil
 		}
-		field := n.Fn().(fn.GetItemFn).Field
+		field := g.Field
 		from := -1
 		for i := len(m.Args()) - 1; i >= 0; i-- {
 			if m.Arg(i).DType().FieldIndex(field) >= 0 {
