@@ -489,3 +489,37 @@ func TestImpostorFunctionsAreLeftAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentUse(t *testing.T) {
+	o := optimize.New()
+	inputs := []string{"a + 0 > b * 1", "a = 1 OR a = 2 OR a = 3", "CASE WHEN n IS NULL THEN 0 ELSE n END", "list_transform(xs, x -> x + (1 + 1))"}
+	var bound []*expr.Bound
+	var want []string
+	for _, src := range inputs {
+		b := mustBind(t, src)
+		out, _ := mustOptimize(t, o, b)
+		bound, want = append(bound, b), append(want, out.String())
+	}
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			for i := range 50 {
+				k := (g + i) % len(bound)
+				out, err := o.Optimize(bound[k])
+				if err == nil && out.String() != want[k] {
+					err = errors.New(out.String() + ", want " + want[k])
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
