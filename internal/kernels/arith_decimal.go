@@ -8,6 +8,8 @@ package kernels
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -83,12 +85,32 @@ func DecimalArith(mem memory.Allocator, op ArithOp, l, r datum.Datum, ret dtype.
 	validity, nulls := AndBitmaps(mem, n, a.Valid, b.Valid)
 	values, dst := newValues[decimal128.Num](mem, n)
 	valid := bufferBitmap(validity)
+	if d.ka == 0 && d.kb == 0 && (op == OpAdd || op == OpSub) {
+		// Operands at the result's scale: a loop without a branch per
+		// row, then a rescan only if some row (maybe a null) failed.
+		if !decAddSub(op == OpSub, dst, a, b, d.prec, max(d.lt.Precision(), d.rt.Precision())) {
+			return fixedResult(ret, n, validity, nulls, values), nil
+		}
+	}
+	if op == OpMul && max(d.lt.Precision(), d.rt.Precision()) <= 18 {
+		// Two numbers of at most 18 digits: the exact 128-bit product of
+		// their low words has at most 36 digits and always fits.
+		decMulSmall(dst, a, b)
+		return fixedResult(ret, n, validity, nulls, values), nil
+	}
+	xs, ys, x, y := a.Vals, b.Vals, a.Scalar, b.Scalar
 	for i := range dst {
+		if xs != nil {
+			x = xs[i]
+		}
+		if ys != nil {
+			y = ys[i]
+		}
 		if !valid.Get(i) {
 			dst[i] = decimal128.Num{}
 			continue
 		}
-		v, err := d.one(a.At(i), b.At(i))
+		v, err := d.one(x, y)
 		if err != nil {
 			releaseAll(validity, values)
 			return datum.Datum{}, &RowError{Row: i, Err: err}
@@ -96,6 +118,97 @@ func DecimalArith(mem memory.Allocator, op ArithOp, l, r datum.Datum, ret dtype.
 		dst[i] = v
 	}
 	return fixedResult(ret, n, validity, nulls, values), nil
+}
+
+// decAddSub computes x + y (or x - y) for every row of two decimals of at
+// most pin digits at the result's scale and precision p, and reports
+// whether some row overflowed 128 bits or p digits.
+func decAddSub(sub bool, dst []decimal128.Num, a, b Fixed[decimal128.Num], p, pin int) bool {
+	if pin <= 18 {
+		return decAddSubSmall(sub, dst, a, b, p)
+	}
+	mx, mn := decBounds[p][1], decBounds[p][0]
+	mh, ml, nh, nl := mx.HighBits(), mx.LowBits(), mn.HighBits(), mn.LowBits()
+	xs, ys, x, y := a.Vals, b.Vals, a.Scalar, b.Scalar
+	var bad uint64
+	for i := range dst {
+		if xs != nil {
+			x = xs[i]
+		}
+		if ys != nil {
+			y = ys[i]
+		}
+		xh, xl, yh, yl := x.HighBits(), x.LowBits(), y.HighBits(), y.LowBits()
+		var hi, of int64
+		var lo uint64
+		if sub {
+			var c uint64
+			lo, c = bits.Sub64(xl, yl, 0)
+			hi = xh - yh - int64(c)
+			of = (xh ^ yh) & (xh ^ hi)
+		} else {
+			var c uint64
+			lo, c = bits.Add64(xl, yl, 0)
+			hi = xh + yh + int64(c)
+			of = (xh ^ hi) & (yh ^ hi)
+		}
+		over := b2u(hi > mh) | b2u(hi == mh)&b2u(lo > ml)
+		under := b2u(hi < nh) | b2u(hi == nh)&b2u(lo < nl)
+		bad |= uint64(of)>>63 | over | under
+		dst[i] = decimal128.New(hi, lo)
+	}
+	return bad != 0
+}
+
+// decAddSubSmall is decAddSub for operands of at most 18 digits: they are
+// their low words as int64, and their sum (below 2·10^18) cannot overflow
+// int64.
+func decAddSubSmall(sub bool, dst []decimal128.Num, a, b Fixed[decimal128.Num], p int) bool {
+	lim := int64(math.MaxInt64) // a 19-digit result holds every such sum
+	if p <= 18 {
+		lim = int64(pow10[p].lo) - 1
+	}
+	xs, ys := a.Vals, b.Vals
+	x, y := int64(a.Scalar.LowBits()), int64(b.Scalar.LowBits())
+	if sub {
+		y = -y
+	}
+	var bad uint64
+	for i := range dst {
+		if xs != nil {
+			x = int64(xs[i].LowBits())
+		}
+		if ys != nil {
+			y = int64(ys[i].LowBits())
+			if sub {
+				y = -y
+			}
+		}
+		v := x + y
+		bad |= b2u(v > lim) | b2u(v < -lim)
+		dst[i] = decimal128.New(v>>63, uint64(v))
+	}
+	return bad != 0
+}
+
+// decMulSmall multiplies decimals of at most 18 digits: the signed 128-bit
+// product of two int64 values, from the unsigned one corrected for the
+// operands' signs.
+func decMulSmall(dst []decimal128.Num, a, b Fixed[decimal128.Num]) {
+	xs, ys := a.Vals, b.Vals
+	x, y := a.Scalar.LowBits(), b.Scalar.LowBits()
+	for i := range dst {
+		if xs != nil {
+			x = xs[i].LowBits()
+		}
+		if ys != nil {
+			y = ys[i].LowBits()
+		}
+		hi, lo := bits.Mul64(x, y)
+		hi -= uint64(int64(x)>>63) & y
+		hi -= uint64(int64(y)>>63) & x
+		dst[i] = decimal128.New(int64(hi), lo)
+	}
 }
 
 // bufferBitmap views a validity buffer made here (offset 0); nil is all

@@ -168,19 +168,35 @@ func F16Arith(mem memory.Allocator, op ArithOp, l, r datum.Datum, ret dtype.DTyp
 	if a.IsScalar && b.IsScalar {
 		return scalarResult(ret, f16FromF32(floatOne(op, f16ToF32(a.Scalar), f16ToF32(b.Scalar))), n)
 	}
+	// Three simple passes: widen the columns to float32, compute with the
+	// float32 loops, round the results to f16.
+	fa, ab := widenHalves(mem, a)
+	fb, bb := widenHalves(mem, b)
+	defer releaseAll(ab, bb)
+	tmp, f := newValues[float32](mem, n)
+	defer tmp.Release()
+	floatLoop(op, f, fa, fb)
 	validity, nulls := AndBitmaps(mem, n, a.Valid, b.Valid)
 	values, dst := newValues[half](mem, n)
-	x, y := f16ToF32(a.Scalar), f16ToF32(b.Scalar)
-	for i := range dst {
-		if !a.IsScalar {
-			x = f16ToF32(a.Vals[i])
-		}
-		if !b.IsScalar {
-			y = f16ToF32(b.Vals[i])
-		}
-		dst[i] = f16FromF32(floatOne(op, x, y))
+	for i, v := range f {
+		dst[i] = f16FromF32(v)
 	}
 	return fixedResult(ret, n, validity, nulls, values), nil
+}
+
+// widenHalves is h as float32 values: a scalar stays one; a column is
+// copied into a buffer from mem (returned for release; nil for a scalar).
+func widenHalves(mem memory.Allocator, h Fixed[half]) (Fixed[float32], *memory.Buffer) {
+	f := Fixed[float32]{IsScalar: h.IsScalar, Null: h.Null, Scalar: f16ToF32(h.Scalar), Valid: h.Valid}
+	if h.IsScalar {
+		return f, nil
+	}
+	buf, vals := newValues[float32](mem, len(h.Vals))
+	for i, v := range h.Vals {
+		vals[i] = f16ToF32(v)
+	}
+	f.Vals = vals
+	return f, buf
 }
 
 // F16Neg computes -x or |x| over f16 by flipping or clearing the sign bit.

@@ -60,13 +60,24 @@ func IntArith[T Integer](mem memory.Allocator, op ArithOp, l, r datum.Datum, ret
 	}
 	validity, nulls := AndBitmaps(mem, n, a.Valid, b.Valid)
 	values, dst := newValues[T](mem, n)
-	if intLoop(op, dst, a, b) {
+	var valid []uint64 // the result's validity words; nil when all valid
+	if validity != nil {
+		valid = bufWords(validity, NumWords(n))
+	}
+	if intLoop(op, dst, a, b, valid) {
+		// Some row failed, maybe only under a null (Arrow builders leave
+		// zeros there, so a null divisor is often a zero one): find the
+		// first valid failing row, testing the value before the bitmap.
+		valid := bufferBitmap(validity)
+		xs, ys, x, y := a.Vals, b.Vals, a.Scalar, b.Scalar
 		for i := 0; i < n; i++ {
-			if !a.ValidAt(i) || !b.ValidAt(i) {
-				continue
+			if xs != nil {
+				x = xs[i]
 			}
-			x, y := a.At(i), b.At(i)
-			if _, fail := intOne(op, x, y); fail != nil {
+			if ys != nil {
+				y = ys[i]
+			}
+			if fail := intFails(op, x, y); fail != nil && valid.Get(i) {
 				releaseAll(validity, values)
 				return datum.Datum{}, &RowError{Row: i, Err: intArithError(op, fail, x, y, l.DType())}
 			}
@@ -80,6 +91,22 @@ func intArithError[T Integer](op ArithOp, fail error, x, y T, t dtype.DType) err
 		return fmt.Errorf("%w: %d %s 0", fail, x, op)
 	}
 	return fmt.Errorf("%w: %d %s %d does not fit %s", fail, x, op, y, t.AsNonNullable())
+}
+
+// intFails is the sentinel x op y raises, or nil; unlike intOne it never
+// divides.
+func intFails[T Integer](op ArithOp, x, y T) error {
+	if op == OpDiv || op == OpMod {
+		switch {
+		case y == 0:
+			return errs.ErrDivideByZero
+		case isSigned[T]() && y == ^T(0) && x == minOf[T]():
+			return errs.ErrOverflow
+		}
+		return nil
+	}
+	_, fail := intOne(op, x, y)
+	return fail
 }
 
 // intOne is x op y for one row, with the sentinel it raises (nil when it
@@ -123,8 +150,10 @@ func intOne[T Integer](op ArithOp, x, y T) (T, error) {
 }
 
 // intLoop computes dst = a op b for every row and reports whether some row
-// (valid or not) may have failed.
-func intLoop[T Integer](op ArithOp, dst []T, a, b Fixed[T]) bool {
+// may have failed: for add, sub and mul any row, valid or not; division
+// and modulo consult valid (nil when every row is), since null divisors
+// are often zero.
+func intLoop[T Integer](op ArithOp, dst []T, a, b Fixed[T], valid []uint64) bool {
 	switch op {
 	case OpAdd:
 		switch {
@@ -152,9 +181,9 @@ func intLoop[T Integer](op ArithOp, dst []T, a, b Fixed[T]) bool {
 		return mulVV(dst, a.Vals, b.Vals)
 	default:
 		if b.IsScalar {
-			return divModVS(op, dst, a.Vals, b.Scalar)
+			return divModVS(op, dst, a.Vals, b.Scalar, valid)
 		}
-		return divModV(op, dst, a, b.Vals)
+		return divModV(op, dst, a, b.Vals, valid)
 	}
 }
 
@@ -536,17 +565,47 @@ func mulU64VS[T Integer](dst, a []T, y T) bool {
 // magnitude, the correctly rounded quotient of their float64 values
 // truncates to the integer quotient (the quotient is at least 1/|y| away
 // from the next integer, more than its rounding error), and the float
-// divider is several times faster than the integer one. 64-bit columns
-// holding larger values fall back to integer division. A zero divisor
-// gives an arbitrary value and a flag, never a trap.
+// divider is several times faster than the integer one. In 64-bit columns
+// the rows holding larger values (often arbitrary values under nulls) are
+// divided again as integers in a second pass. A zero divisor gives an
+// arbitrary value and a flag, never a trap.
 
 // exactInFloat is the bound below which integers divide exactly in
 // float64.
 const exactInFloat = 1 << 53
 
+// beyondFloat reports whether |v| >= 2^53 (never for narrow types).
+func beyondFloat[T Integer](v T) bool {
+	if bitWidth[T]() < 64 {
+		return false
+	}
+	if isSigned[T]() {
+		return (uint64(v)+exactInFloat)>>54 != 0
+	}
+	return uint64(v)>>53 != 0
+}
+
+// divInt is x / y or x % y in integers, for the rows the float loop
+// cannot do; a zero divisor gives 0 (the caller has flagged it) and
+// MIN / -1 wraps.
+func divInt[T Integer](op ArithOp, x, y T) T {
+	switch {
+	case y == 0:
+		return 0
+	case isSigned[T]() && y == ^T(0):
+		if op == OpDiv {
+			return -x
+		}
+		return 0
+	case op == OpDiv:
+		return x / y
+	}
+	return x % y
+}
+
 // divModVS divides by one scalar: a zero divisor fails every row (the
 // caller finds the first valid one), -1 only MIN.
-func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
+func divModVS[T Integer](op ArithOp, dst, a []T, y T, valid []uint64) bool {
 	dst = dst[:len(a)]
 	if y == 0 {
 		clear(dst)
@@ -557,7 +616,7 @@ func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
 		mn := minOf[T]()
 		var bad uint64
 		for i, x := range a {
-			bad |= b2u(x == mn)
+			bad |= b2u(x == mn) & validBit(valid, i)
 			if op == OpDiv {
 				dst[i] = -x
 			} else {
@@ -566,109 +625,76 @@ func divModVS[T Integer](op ArithOp, dst, a []T, y T) bool {
 		}
 		return bad != 0
 	}
-	if inFloatRange(y) && divFloatVS(op, dst, a, y) {
+	if beyondFloat(y) {
+		for i, x := range a {
+			dst[i] = divInt(op, x, y)
+		}
 		return false
 	}
-	if op == OpDiv {
-		for i, x := range a {
-			dst[i] = x / y
-		}
-	} else {
-		for i, x := range a {
-			dst[i] = x % y
-		}
-	}
-	return false
-}
-
-// inFloatRange reports whether |v| < 2^53.
-func inFloatRange[T Integer](v T) bool {
-	return bitWidth[T]() < 64 || uint64(v)+exactInFloat < 2*exactInFloat || !isSigned[T]() && uint64(v) < exactInFloat
-}
-
-// divFloatVS divides in float64 (y is nonzero, not -1, and below 2^53).
-// For 64-bit T it reports false, leaving dst to be overwritten, when some
-// x is too large to divide exactly.
-func divFloatVS[T Integer](op ArithOp, dst, a []T, y T) bool {
-	dst = dst[:len(a)]
 	fy := float64(y)
 	var big uint64
-	signed := isSigned[T]()
 	for i, x := range a {
 		q := T(float64(x) / fy)
 		if op == OpMod {
 			q = x - q*y
 		}
 		dst[i] = q
-		if signed {
-			big |= (uint64(x) + exactInFloat) >> 54
-		} else {
-			big |= uint64(x) >> 53
-		}
+		big |= b2u(beyondFloat(x))
 	}
-	return bitWidth[T]() < 64 || big == 0
-}
-
-// divModV divides by a column of divisors; a is a column or a scalar.
-func divModV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T) bool {
-	dst = dst[:len(b)]
-	if bad, ok := divFloatV(op, dst, a, b); ok {
-		return bad
-	}
-	signed := isSigned[T]()
-	mn := minOf[T]()
-	bad := false
-	for i, y := range b {
-		x := a.At(i)
-		switch {
-		case y == 0:
-			bad = true
-			dst[i] = 0
-		case signed && y == ^T(0):
-			bad = bad || x == mn
-			if op == OpDiv {
-				dst[i] = -x
-			} else {
-				dst[i] = 0
+	if big != 0 {
+		for i, x := range a {
+			if beyondFloat(x) {
+				dst[i] = divInt(op, x, y)
 			}
-		case op == OpDiv:
-			dst[i] = x / y
-		default:
-			dst[i] = x % y
 		}
 	}
-	return bad
+	return false
 }
 
-// divFloatV divides by a column in float64, flagging zero divisors and
-// MIN / -1. ok is false when a 64-bit operand is too large to divide
-// exactly (dst is then to be overwritten).
-func divFloatV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T) (bad, ok bool) {
+// validBit is row i of valid as 0 or 1 (1 when valid is nil).
+func validBit(valid []uint64, i int) uint64 {
+	if valid == nil {
+		return 1
+	}
+	return valid[i>>6] >> uint(i&63) & 1
+}
+
+// divModV divides by a column of divisors (a is a column or a scalar),
+// flagging zero divisors and MIN / -1.
+func divModV[T Integer](op ArithOp, dst []T, a Fixed[T], b []T, valid []uint64) bool {
+	dst = dst[:len(b)]
 	signed := isSigned[T]()
 	mn := minOf[T]()
 	var flags, big uint64
 	x := a.Scalar
+	vw := ^uint64(0)
 	for i, y := range b {
 		if !a.IsScalar {
 			x = a.Vals[i]
+		}
+		if valid != nil && i&63 == 0 {
+			vw = valid[i>>6]
 		}
 		q := T(float64(x) / float64(y))
 		if op == OpMod {
 			q = x - q*y
 		}
 		dst[i] = q
-		flags |= b2u(y == 0) | b2u(signed && y == ^T(0) && x == mn)
-		if signed {
-			big |= (uint64(x)+exactInFloat)>>54 | (uint64(y)+exactInFloat)>>54
-		} else {
-			big |= (uint64(x) | uint64(y)) >> 53
+		flags |= (b2u(y == 0) | b2u(signed && y == ^T(0) && x == mn)) & (vw >> uint(i&63))
+		big |= b2u(beyondFloat(x)) | b2u(beyondFloat(y))
+	}
+	if big != 0 {
+		for i, y := range b {
+			if !a.IsScalar {
+				x = a.Vals[i]
+			}
+			if beyondFloat(x) || beyondFloat(y) {
+				dst[i] = divInt(op, x, y)
+			}
 		}
 	}
-	if bitWidth[T]() == 64 && big != 0 {
-		return false, false
-	}
-	// A -1 divisor: the float quotient of MIN overflows T; the flag stands.
-	return flags != 0, true
+	// A -1 divisor of MIN: the float quotient overflows T; the flag stands.
+	return flags != 0
 }
 
 // IntNeg computes -x (neg) or |x| (abs), checked: -MIN and |MIN| overflow.

@@ -3,10 +3,13 @@ package kernels
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
@@ -186,6 +189,146 @@ func TestOneAllocation(t *testing.T) {
 		res.Release()
 		if ca.n != c.want {
 			t.Errorf("%s: %d allocations, want %d", c.name, ca.n, c.want)
+		}
+	}
+}
+
+// randomDecimal is a value of at most p digits, often at the edge.
+func randomDecimal(rng *rand.Rand, p int) *big.Int {
+	lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(p)), nil)
+	var v *big.Int
+	switch rng.IntN(4) {
+	case 0:
+		v = new(big.Int).Sub(lim, big.NewInt(int64(1+rng.IntN(3))))
+	case 1:
+		v = big.NewInt(int64(rng.IntN(201) - 100))
+	default:
+		// Random digits, of a random length.
+		v = new(big.Int)
+		for d := rng.IntN(p) + 1; d > 0; d-- {
+			v.Mul(v, big.NewInt(10))
+			v.Add(v, big.NewInt(int64(rng.IntN(10))))
+		}
+	}
+	if rng.IntN(2) == 0 {
+		v.Neg(v)
+	}
+	return v
+}
+
+// TestDecimalOracle checks decimal add, sub, mul and mod (all loops and
+// fast paths) against math/big.
+func TestDecimalOracle(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rng := rand.New(rand.NewPCG(17, 18))
+	types := [][2][2]int{
+		{{5, 2}, {4, 1}}, {{15, 2}, {15, 2}}, {{18, 0}, {18, 0}}, {{18, 4}, {18, 2}},
+		{{38, 0}, {38, 0}}, {{20, 5}, {20, 5}}, {{38, 10}, {10, 2}}, {{19, 0}, {3, 0}},
+	}
+	for _, tp := range types {
+		lt := dtype.Decimal(tp[0][0], tp[0][1], true)
+		rt := dtype.Decimal(tp[1][0], tp[1][1], true)
+		for op := OpAdd; op <= OpMod; op++ {
+			if op == OpDiv {
+				continue
+			}
+			var ret dtype.DType
+			s1, s2 := lt.Scale(), rt.Scale()
+			i1, i2 := lt.Precision()-s1, rt.Precision()-s2
+			switch op {
+			case OpAdd, OpSub:
+				ret = dtype.Decimal(min(max(i1, i2)+max(s1, s2)+1, 38), max(s1, s2), true)
+			case OpMul:
+				if s1+s2 > 38 {
+					continue
+				}
+				ret = dtype.Decimal(min(lt.Precision()+rt.Precision(), 38), s1+s2, true)
+			case OpMod:
+				ret = dtype.Decimal(min(max(i1, i2)+max(s1, s2), 38), max(s1, s2), true)
+			}
+			for trial := 0; trial < 30; trial++ {
+				n := 1 + rng.IntN(40)
+				xs, ys := make([]*big.Int, n), make([]*big.Int, n)
+				xb := array.NewDecimal128Builder(mem, dtype.ToArrow(lt).(*arrow.Decimal128Type))
+				yb := array.NewDecimal128Builder(mem, dtype.ToArrow(rt).(*arrow.Decimal128Type))
+				shape := trial % 3 // column-column, column-scalar, scalar-column
+				for i := range xs {
+					xs[i], ys[i] = randomDecimal(rng, lt.Precision()), randomDecimal(rng, rt.Precision())
+					if shape == 1 {
+						ys[i] = ys[0]
+					}
+					if shape == 2 {
+						xs[i] = xs[0]
+					}
+					xb.Append(num(xs[i]))
+					yb.Append(num(ys[i]))
+				}
+				x, y := datum.FromArray(xb.NewArray(), lt), datum.FromArray(yb.NewArray(), rt)
+				xb.Release()
+				yb.Release()
+				if shape == 1 {
+					y.Release()
+					y = datum.FromScalar(scalar.Decimal(num(ys[0]), rt.Precision(), rt.Scale()).WithDType(rt), n)
+				}
+				if shape == 2 {
+					x.Release()
+					x = datum.FromScalar(scalar.Decimal(num(xs[0]), lt.Precision(), lt.Scale()).WithDType(lt), n)
+				}
+				name := fmt.Sprintf("%s %s %s -> %s", lt, op, rt, ret)
+				// The reference, row by row.
+				wantRow, want := -1, make([]*big.Int, n)
+				lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ret.Precision())), nil)
+				for i := range xs {
+					a, b := new(big.Int).Set(xs[i]), new(big.Int).Set(ys[i])
+					if op != OpMul {
+						a.Mul(a, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ret.Scale()-s1)), nil))
+						b.Mul(b, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ret.Scale()-s2)), nil))
+					}
+					var r *big.Int
+					switch op {
+					case OpAdd:
+						r = a.Add(a, b)
+					case OpSub:
+						r = a.Sub(a, b)
+					case OpMul:
+						r = a.Mul(a, b)
+					case OpMod:
+						if b.Sign() == 0 {
+							wantRow = i
+						} else {
+							r = a.Rem(a, b)
+						}
+					}
+					if r == nil || new(big.Int).Abs(r).Cmp(lim) >= 0 {
+						if wantRow < 0 {
+							wantRow = i
+						}
+						break
+					}
+					want[i] = r
+				}
+				got, err := DecimalArith(mem, op, x, y, ret)
+				switch {
+				case wantRow >= 0:
+					var re *RowError
+					if !errors.As(err, &re) || re.Row != wantRow {
+						t.Fatalf("%s: got %v, want an error at row %d", name, err, wantRow)
+					}
+				case err != nil:
+					t.Fatalf("%s: %v", name, err)
+				default:
+					vals := valuesOf[decimal128.Num](got.Array())
+					for i := range vals {
+						if vals[i].BigInt().Cmp(want[i]) != 0 {
+							t.Fatalf("%s: row %d: %v %s %v = %v, want %v", name, i, xs[i], op, ys[i], vals[i].BigInt(), want[i])
+						}
+					}
+					got.Release()
+				}
+				x.Release()
+				y.Release()
+			}
 		}
 	}
 }

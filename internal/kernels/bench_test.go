@@ -225,13 +225,19 @@ func BenchmarkOtherKernels(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer hx.Release()
-	dec := dtype.Decimal(18, 2, true)
+	dec := dtype.Decimal(15, 2, true)
 	dx, err := Cast(mem, x, dec, false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer dx.Release()
-	dec19 := dtype.Decimal(19, 2, true)
+	dec16 := dtype.Decimal(16, 2, true)
+	dec38 := dtype.Decimal(38, 2, true)
+	wx, err := Cast(mem, x, dec38, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer wx.Release()
 	cases := []struct {
 		name string
 		f    func(mem memory.Allocator) (datum.Datum, error)
@@ -251,8 +257,13 @@ func BenchmarkOtherKernels(b *testing.B) {
 		{"distinct_i64", func(m memory.Allocator) (datum.Datum, error) { return Distinct(m, false, x, y, bl) }},
 		{"add_f64", func(m memory.Allocator) (datum.Datum, error) { return FloatArith[float64](m, OpAdd, fx, fx, f64) }},
 		{"mul_f16", func(m memory.Allocator) (datum.Datum, error) { return F16Arith(m, OpMul, hx, hx, f16) }},
-		{"add_decimal", func(m memory.Allocator) (datum.Datum, error) { return DecimalArith(m, OpAdd, dx, dx, dec19) }},
-		{"lt_decimal", func(m memory.Allocator) (datum.Datum, error) { return Compare(m, CmpLt, dx, dx, bl) }},
+		{"add_decimal15", func(m memory.Allocator) (datum.Datum, error) { return DecimalArith(m, OpAdd, dx, dx, dec16) }},
+		{"add_decimal38", func(m memory.Allocator) (datum.Datum, error) { return DecimalArith(m, OpAdd, wx, wx, dec38) }},
+		{"mul_decimal15", func(m memory.Allocator) (datum.Datum, error) {
+			return DecimalArith(m, OpMul, dx, dx, dtype.Decimal(30, 4, true))
+		}},
+		{"lt_decimal15", func(m memory.Allocator) (datum.Datum, error) { return Compare(m, CmpLt, dx, dx, bl) }},
+		{"lt_decimal38", func(m memory.Allocator) (datum.Datum, error) { return Compare(m, CmpLt, wx, wx, bl) }},
 		{"or", func(m memory.Allocator) (datum.Datum, error) { return Logic(m, true, p, p, bl) }},
 		{"not", func(m memory.Allocator) (datum.Datum, error) { return Not(m, p, bl) }},
 		{"is_null", func(m memory.Allocator) (datum.Datum, error) { return IsNull(m, false, x, dtype.Bool(false)) }},

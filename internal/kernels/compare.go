@@ -369,7 +369,10 @@ func cmpFillRows(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datu
 		case dtype.U64:
 			cmpNumbers(op, words, FixedOf[uint64](l), FixedOf[uint64](r))
 		case dtype.F16:
-			cmpHalves(mem, op, words, l, r)
+			a, ab := widenHalves(mem, FixedOf[half](l))
+			b, bb := widenHalves(mem, FixedOf[half](r))
+			cmpNumbers(op, words, a, b)
+			releaseAll(ab, bb)
 		case dtype.F32:
 			cmpNumbers(op, words, FixedOf[float32](l), FixedOf[float32](r))
 		case dtype.F64:
@@ -378,7 +381,12 @@ func cmpFillRows(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datu
 			return fmt.Errorf("no comparison for %s", t)
 		}
 	case dtype.KindDecimal:
-		cmpDecimals(op, words, FixedOf[decimal128.Num](l), FixedOf[decimal128.Num](r))
+		a, b := FixedOf[decimal128.Num](l), FixedOf[decimal128.Num](r)
+		if t.Precision() <= 18 {
+			cmpSmallDecimals(mem, op, words, a, b)
+		} else {
+			cmpDecimals(op, words, a, b)
+		}
 	case dtype.KindUtf8, dtype.KindBinary:
 		return cmpBytes(op, words, l, r)
 	case dtype.KindStruct, dtype.KindList, dtype.KindFixedSizeList:
@@ -427,48 +435,58 @@ func cmpBools(op CmpOp, words []uint64, l, r datum.Datum) {
 	}
 }
 
-// cmpHalves compares f16 values through float32 copies.
-func cmpHalves(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datum) {
-	widen := func(d datum.Datum) (Fixed[float32], *memory.Buffer) {
-		h := FixedOf[half](d)
-		f := Fixed[float32]{IsScalar: h.IsScalar, Null: h.Null, Scalar: f16ToF32(h.Scalar)}
-		if h.IsScalar {
+// cmpSmallDecimals compares decimals of at most 18 digits, which are
+// their low words as int64, with the integer loops (on int64 copies).
+func cmpSmallDecimals(mem memory.Allocator, op CmpOp, words []uint64, a, b Fixed[decimal128.Num]) {
+	low := func(d Fixed[decimal128.Num]) (Fixed[int64], *memory.Buffer) {
+		f := Fixed[int64]{IsScalar: d.IsScalar, Null: d.Null, Scalar: int64(d.Scalar.LowBits())}
+		if d.IsScalar {
 			return f, nil
 		}
-		buf, vals := newValues[float32](mem, len(h.Vals))
-		for i, v := range h.Vals {
-			vals[i] = f16ToF32(v)
+		buf, vals := newValues[int64](mem, len(d.Vals))
+		for i, v := range d.Vals {
+			vals[i] = int64(v.LowBits())
 		}
 		f.Vals = vals
 		return f, buf
 	}
-	a, ab := widen(l)
-	b, bb := widen(r)
-	defer releaseAll(ab, bb)
-	cmpNumbers(op, words, a, b)
+	x, xb := low(a)
+	y, yb := low(b)
+	cmpNumbers(op, words, x, y)
+	releaseAll(xb, yb)
 }
 
-// cmpDecimals compares 128-bit decimal values of one scale.
+// cmpDecimals compares 128-bit decimal values of one scale, without a
+// branch per row: the three-way outcome indexes the operator's table.
 func cmpDecimals(op CmpOp, words []uint64, a, b Fixed[decimal128.Num]) {
 	n := len(a.Vals)
-	if a.IsScalar {
+	switch {
+	case a.IsScalar && b.IsScalar:
+		n = 1
+	case a.IsScalar:
 		n = len(b.Vals)
-		if b.IsScalar {
-			n = 1
-		}
 	}
+	table := outcome[op]
+	xs, ys, x, y := a.Vals, b.Vals, a.Scalar, b.Scalar
 	for k := range words {
 		var w uint64
 		base := k << 6
-		for j := 0; j < 64 && base+j < n; j++ {
-			x, y := a.At(base+j), b.At(base+j)
-			var c uint64
-			if op == CmpEq || op == CmpNe || op == cmpSame {
-				c = b2u(x == y) ^ b2u(op == CmpNe)
-			} else {
-				c = cmpBit(op, decCmp(x, y))
+		m := min(64, n-base)
+		for j := 0; j < m; j++ {
+			if xs != nil {
+				x = xs[base+j]
 			}
-			w |= c << uint(j)
+			if ys != nil {
+				y = ys[base+j]
+			}
+			xh, yh := x.HighBits(), y.HighBits()
+			xl, yl := x.LowBits(), y.LowBits()
+			hiEq := b2u(xh == yh)
+			lt := b2u(xh < yh) | hiEq&b2u(xl < yl)
+			eq := hiEq & b2u(xl == yl)
+			// index 0 for <, 1 for =, 2 for >
+			idx := eq | (1^lt^eq)<<1
+			w |= (table >> idx & 1) << uint(j)
 		}
 		words[k] = w
 	}

@@ -11,29 +11,60 @@ import "math"
 // convert scalars (kept as float64) correctly.
 type half uint16
 
-// f16ToF32 is the exact float32 value of h.
+// f16ToF32 is the exact float32 value of h: the fields moved into place,
+// with the exponent rebiased; a subnormal is renormalized by one exact
+// float subtraction.
 func f16ToF32(h half) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	frac := uint32(h & 0x3ff)
+	const shiftedExp = 0x7c00 << 13
+	o := uint32(h&0x7fff) << 13
+	exp := o & shiftedExp
+	o += (127 - 15) << 23
 	switch exp {
-	case 0:
-		v := float32(frac) * 0x1p-24
-		if sign != 0 {
-			v = -v
-		}
-		return v
-	case 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | frac<<13)
+	case shiftedExp: // Inf or NaN
+		o += (128 - 16) << 23
+	case 0: // zero or subnormal
+		o += 1 << 23
+		o = math.Float32bits(math.Float32frombits(o) - math.Float32frombits(113<<23))
 	}
-	return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
+	return math.Float32frombits(o | uint32(h&0x8000)<<16)
 }
 
 // f16ToF64 is the exact float64 value of h.
 func f16ToF64(h half) float64 { return float64(f16ToF32(h)) }
 
-// f16FromF32 rounds x to f16.
-func f16FromF32(x float32) half { return f16FromF64(float64(x)) }
+// f16FromF32 rounds x to the nearest f16, ties to even, like f16FromF64
+// but with float32 bit arithmetic: for a normal result, adding
+// 0xfff plus the lowest kept bit rounds the 13 dropped bits to nearest
+// even (a carry may step into the exponent, up to infinity); a subnormal
+// result lets the float adder round, by adding a power of two whose
+// exponent lines its units up with f16's.
+func f16FromF32(x float32) half {
+	const (
+		f32Inf      = 255 << 23
+		f16Overflow = (127 + 16) << 23 // 65536: everything from here is Inf
+		denormMagic = ((127 - 15) + (23 - 10) + 1) << 23
+	)
+	f := math.Float32bits(x)
+	sign := f & 0x80000000
+	f ^= sign
+	var o uint32
+	switch {
+	case f >= f16Overflow:
+		o = 0x7c00
+		if f > f32Inf {
+			o = 0x7e00 | f>>13&0x3ff // NaN, quiet, top payload bits kept
+		}
+	case f < 113<<23: // the result is subnormal or zero
+		o = math.Float32bits(math.Float32frombits(f)+math.Float32frombits(denormMagic)) - denormMagic
+	default:
+		odd := f >> 13 & 1
+		f -= (127 - 15) << 23 // rebias the exponent
+		f += 0xfff
+		f += odd
+		o = f >> 13
+	}
+	return half(o | sign>>16)
+}
 
 // f16FromF64 rounds x to the nearest f16, ties to even; magnitudes from
 // 65520 up become infinities, NaN stays NaN (quiet, sign and top payload

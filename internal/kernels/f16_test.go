@@ -114,3 +114,31 @@ func TestF16Rounding(t *testing.T) {
 		t.Errorf("-Inf gave %#04x", h)
 	}
 }
+
+// TestF16FromF32 checks the float32 rounding against the float64 one on
+// random bit patterns and on every f16 value and midpoint.
+func TestF16FromF32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	check := func(x float32) {
+		got, want := f16FromF32(x), f16FromF64(float64(x))
+		if got != want {
+			t.Fatalf("f16FromF32(%v [%#08x]) = %#04x, f16FromF64 %#04x", x, math.Float32bits(x), got, want)
+		}
+	}
+	for i := 0; i < 2000000; i++ {
+		check(math.Float32frombits(rng.Uint32()))
+	}
+	for b := 0; b < 1<<16; b++ {
+		v := f16ToF32(half(b))
+		check(v)
+		check(math.Nextafter32(v, 0))
+		check(math.Nextafter32(v, float32(math.Inf(1))))
+		if b&0x7fff < 0x7bff {
+			next := f16ToF32(half(b + 1))
+			mid := float32((float64(v) + float64(next)) / 2)
+			check(mid)
+			check(math.Nextafter32(mid, 0))
+			check(math.Nextafter32(mid, float32(math.Inf(1))))
+		}
+	}
+}
