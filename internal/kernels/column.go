@@ -49,14 +49,6 @@ func (f Fixed[T]) At(i int) T {
 	return f.Vals[i]
 }
 
-// ValidAt reports whether row i is valid.
-func (f Fixed[T]) ValidAt(i int) bool {
-	if f.IsScalar {
-		return !f.Null
-	}
-	return f.Valid.Get(i)
-}
-
 // FixedOf views d as values of T. T must be the Go type of d's physical
 // layout: the primitive's type, int32 or int64 for dates and times,
 // half for f16, decimal128.Num for decimals.
