@@ -30,10 +30,10 @@ var AddZero = &Rule{
 	Fns:  []string{"add"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
-		if isIntLiteral(y, 0) || isFloatLiteral(y, negZero) {
+		if mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, negZero)) {
 			return keep(x, n.DType())
 		}
-		if isIntLiteral(x, 0) || isFloatLiteral(x, negZero) {
+		if mayBeLiteral(x) && (isIntLiteral(x, 0) || isFloatLiteral(x, negZero)) {
 			return keep(y, n.DType())
 		}
 		return nil
@@ -50,7 +50,7 @@ var SubZero = &Rule{
 	Name: "binary/sub_zero",
 	Fns:  []string{"sub"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		if y := n.Arg(1); isIntLiteral(y, 0) || isFloatLiteral(y, 0) {
+		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, 0)) {
 			return keep(n.Arg(0), n.DType())
 		}
 		return nil
@@ -66,10 +66,10 @@ var MulOne = &Rule{
 	Fns:  []string{"mul"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
-		if isIntLiteral(y, 1) || isFloatLiteral(y, 1) {
+		if mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
 			return keep(x, n.DType())
 		}
-		if isIntLiteral(x, 1) || isFloatLiteral(x, 1) {
+		if mayBeLiteral(x) && (isIntLiteral(x, 1) || isFloatLiteral(x, 1)) {
 			return keep(y, n.DType())
 		}
 		return nil
@@ -84,7 +84,7 @@ var DivOne = &Rule{
 	Name: "binary/div_one",
 	Fns:  []string{"div"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		if y := n.Arg(1); isIntLiteral(y, 1) || isFloatLiteral(y, 1) {
+		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
 			return keep(n.Arg(0), n.DType())
 		}
 		return nil
@@ -117,10 +117,10 @@ var OrFalse = &Rule{
 
 func dropIdentity(n *expr.Bound, identity bool) *expr.Bound {
 	x, y := n.Arg(0), n.Arg(1)
-	if isBoolLiteral(y, identity) {
+	if mayBeLiteral(y) && isBoolLiteral(y, identity) {
 		return keep(x, n.DType())
 	}
-	if isBoolLiteral(x, identity) {
+	if mayBeLiteral(x) && isBoolLiteral(x, identity) {
 		return keep(y, n.DType())
 	}
 	return nil
@@ -153,7 +153,8 @@ var OrTrue = &Rule{
 }
 
 func absorb(n *expr.Bound, v bool) *expr.Bound {
-	if isBoolLiteral(n.Arg(0), v) || isBoolLiteral(n.Arg(1), v) {
+	x, y := n.Arg(0), n.Arg(1)
+	if (mayBeLiteral(x) && isBoolLiteral(x, v)) || (mayBeLiteral(y) && isBoolLiteral(y, v)) {
 		return boolLiteral(v, n.DType())
 	}
 	return nil

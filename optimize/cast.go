@@ -58,6 +58,9 @@ var CastWideningChain = &Rule{
 	Fns:  []string{"cast"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		inner := n.Arg(0)
+		if !isCall(inner, "cast") {
+			return nil
+		}
 		if c, ok := asCast(inner); !ok || c.Try {
 			return nil
 		}
@@ -98,6 +101,9 @@ var CastCompareNarrow = &Rule{
 
 func castCompareNarrow(c *Context, n *expr.Bound) *expr.Bound {
 	cast := n.Arg(0)
+	if !isCall(cast, "cast", "try_cast") {
+		return nil
+	}
 	if _, ok := asCast(cast); !ok {
 		return nil
 	}

@@ -29,6 +29,11 @@ var FoldConstant = &Rule{
 }
 
 func foldConstant(c *Context, n *expr.Bound) *expr.Bound {
+	// The common case first, inlined: a first argument that is neither a
+	// literal nor a lambda.
+	if args := n.Args(); len(args) > 0 && !mayBeLiteral(args[0]) && args[0].Kind() != expr.KindLambda {
+		return nil
+	}
 	return c.Fold(n)
 }
 

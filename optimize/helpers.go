@@ -56,10 +56,15 @@ func asType(x *expr.Bound, t dtype.DType) *expr.Bound {
 	return call(t, fn.Cast(t), x)
 }
 
-// isLiteral reports whether n is a literal node, without copying its value
-// (the only calls without arguments are literals).
+// isLiteral reports whether n is a literal node, without copying its value.
 func isLiteral(n *expr.Bound) bool {
-	return n.Kind() == expr.KindCall && len(n.Args()) == 0 && n.Fn().ID() == "literal"
+	return mayBeLiteral(n) && n.Fn().ID() == "literal"
+}
+
+// mayBeLiteral is the cheap, inlined part of isLiteral: a call without
+// arguments. Rules test it first on hot paths.
+func mayBeLiteral(n *expr.Bound) bool {
+	return len(n.Args()) == 0 && n.Kind() == expr.KindCall
 }
 
 // literal is the value of a non-null literal node.

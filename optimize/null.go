@@ -106,7 +106,7 @@ var PropagateNull = &Rule{
 
 func propagateNull(c *Context, n *expr.Bound) *expr.Bound {
 	for _, a := range n.Args() {
-		if isNullLiteral(a) {
+		if mayBeLiteral(a) && isNullLiteral(a) {
 			if n.Fn().NullHandling() != fn.NullPropagating || !n.DType().Nullable() {
 				return nil
 			}

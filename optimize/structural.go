@@ -18,9 +18,12 @@ var GetItemPack = &Rule{
 	Name: "structural/get_item_pack",
 	Fns:  []string{"get_item"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		g, ok := asGetItem(n)
 		pf, isPack := asPack(n.Arg(0))
-		if !ok || !isPack {
+		if !isPack {
+			return nil
+		}
+		g, ok := asGetItem(n)
+		if !ok {
 			return nil
 		}
 		p, field := n.Arg(0), g.Field
@@ -211,8 +214,11 @@ var GetItemMerge = &Rule{
 	Fns:  []string{"get_item"},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		m := n.Arg(0)
+		if !isCall(m, "merge") {
+			return nil
+		}
 		g, ok := asGetItem(n)
-		if !ok || !isCall(m, "merge") {
+		if !ok {
 			return nil
 		}
 		field := g.Field
