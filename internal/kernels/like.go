@@ -187,7 +187,7 @@ func foldInto(dst, s []byte) []byte {
 	if isASCII(s) {
 		k := len(dst)
 		dst = append(dst, s...)
-		mapASCII(dst[k:], s, asciiFold)
+		caseASCII(dst[k:], s, true) // asciiFold is upper-casing
 		return dst
 	}
 	for i := 0; i < len(s); {
