@@ -1,6 +1,8 @@
 package optimize
 
 import (
+	"math"
+
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 )
@@ -14,7 +16,8 @@ import (
 //	integers  x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1  →  x
 //	floats    x + -0.0, -0.0 + x, x - 0.0, x * 1.0, 1.0 * x, x / 1.0  →  x
 //
-// but not x + 0.0 for floats: -0.0 + 0.0 is +0.0, so it is left alone.
+// (NaN stays NaN), but not x + 0.0 for floats: -0.0 + 0.0 is +0.0, so it
+// is left alone.
 // Decimal arithmetic widens its result type (decimal(5,2) + decimal(1,0) is
 // decimal(6,2); / gives f64), so the identities never apply to decimals.
 // Every identity also needs the literal not to widen the nullability:
@@ -40,7 +43,7 @@ var AddZero = &Rule{
 	},
 }
 
-var negZero = func() float64 { z := 0.0; return -z }()
+var negZero = math.Copysign(0, -1)
 
 // SubZero drops a subtracted zero:
 //
