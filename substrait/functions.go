@@ -30,7 +30,8 @@ func option(name, value string) *types.FunctionOption {
 }
 
 // exportSpec maps a colexpr call, given its argument dtypes, to its
-// Substrait function; ok is false when the function has no Substrait form.
+// Substrait function. Whether the extension has a signature for those
+// types is for substrait-go to say.
 type exportSpec func(args []dtype.DType) target
 
 // exports maps colexpr function ids to their Substrait functions. Calls

@@ -32,7 +32,7 @@ type goldenCase struct {
 	got   string
 }
 
-func readGolden(t *testing.T, name string) *golden {
+func readGolden(t testing.TB, name string) *golden {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	data, err := os.ReadFile(path)

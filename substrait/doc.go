@@ -1,0 +1,205 @@
+// Package substrait exports bound colexpr expressions as Substrait
+// ExtendedExpression messages and imports such messages back into bound
+// expressions, with github.com/substrait-io/substrait-go/v8 resolving
+// function signatures against Substrait's standard extensions.
+//
+//	msg, err := substrait.Export(bound, scope)        // *substraitpb.ExtendedExpression
+//	js, err := substrait.MarshalJSON(msg)             // stable, indented protobuf JSON
+//	js, err := substrait.ExportJSON(bound, scope)     // both at once
+//	exprs, err := substrait.Import(msg, scope)        // []substrait.Named, bound against scope
+//	exprs, err := substrait.ImportJSON(data, scope)   // JSON or protobuf binary
+//
+// The guiding rule: an expression is exported only in a form that means
+// exactly what it means in colexpr — same values, same nulls, same errors.
+// A construct without such a form is an *Error that names it, says where it
+// is and why (errors.Is(err, ErrUnsupported)); import refuses, the same way,
+// a Substrait construct colexpr does not implement with the semantics asked
+// for.
+//
+// # The message
+//
+// The scope's root dtype, which must be a struct, is the base schema: a
+// NamedStruct with every field's name in depth-first order. Each expression
+// is one referred expression whose output names are its name followed by
+// the names inside its dtype. The version is 0.85.0 (the protobuf release
+// substrait-go v8 builds on, which refers to extensions by URN) with
+// producer "colexpr". Every function called is declared with its extension
+// URN and compound signature name (add:i32_i32), as substrait-go resolves it.
+//
+// With Options{PruneSchema: true} the base schema holds only the root
+// fields the expressions read, so a scope with fields Substrait cannot type
+// still exports expressions that do not read them.
+//
+// # Types
+//
+//	colexpr                          Substrait
+//	bool                             boolean
+//	i8, i16, i32, i64                i8, i16, i32, i64
+//	f32, f64                         fp32, fp64
+//	decimal(p,s)                     decimal<p,s>
+//	utf8, binary                     string, binary
+//	date                             date
+//	time(s|ms|us|ns)                 precision_time<0|3|6|9>
+//	timestamp(unit)                  precision_timestamp<0|3|6|9>
+//	timestamp(unit, zone)            precision_timestamp_tz<0|3|6|9> (an instant; the zone is a hint)
+//	list<T>                          list<T>
+//	struct<a: T, …>                  struct<T, …> (names: base schema or hint)
+//	T?                               nullability NULLABLE, else REQUIRED, at every level
+//
+//	u8, u16, u32, u64                refused: Substrait has no unsigned integers
+//	f16                              refused: no 16-bit float
+//	fixed_size_list<T, n>            refused: no fixed-size list
+//	null (the untyped null's type)   refused: Substrait nulls are typed
+//
+// Import also reads the deprecated timestamp, timestamp_tz and time types
+// (microseconds), NULLABILITY_UNSPECIFIED as nullable, and names the fields
+// of a struct it finds no names for f1, f2, …. It refuses varchar,
+// fixed_char, fixed_binary, uuid, intervals, maps, user-defined types, type
+// variations and time precisions other than 0, 3, 6 and 9.
+//
+// # Functions
+//
+// Calls map to the standard extensions (extension:io.substrait:…), with
+// options that pin colexpr's semantics:
+//
+//	colexpr               Substrait (URN suffix, name)                  options
+//	add sub mul           functions_arithmetic add subtract multiply    integers: overflow ERROR; floats: rounding TIE_TO_EVEN
+//	div                   functions_arithmetic divide                   integers: overflow, on_domain_error, on_division_by_zero ERROR;
+//	                                                                    floats: rounding TIE_TO_EVEN, on_domain_error NAN, on_division_by_zero IEEE
+//	mod                   functions_arithmetic modulus                  integers only: division_type TRUNCATE, overflow ERROR, on_domain_error ERROR
+//	neg abs               functions_arithmetic negate abs               integers: overflow ERROR
+//	add sub mul mod abs   functions_arithmetic_decimal (decimals)       overflow ERROR (abs: none)
+//	eq neq lt lte gt gte  functions_comparison equal not_equal lt lte gt gte
+//	is_distinct_from      functions_comparison is_distinct_from
+//	is_not_distinct_from  functions_comparison is_not_distinct_from
+//	between               functions_comparison between
+//	is_null is_not_null   functions_comparison is_null is_not_null
+//	coalesce fill_null    functions_comparison coalesce
+//	and or not            functions_boolean and or not
+//	like ilike            functions_string like                         case_sensitivity CASE_SENSITIVE | CASE_INSENSITIVE
+//	NOT LIKE, NOT ILIKE   functions_boolean not of the like above
+//	lower upper           functions_string lower upper                  char_set UTF8
+//	length                functions_string char_length
+//	byte_length           functions_string octet_length                 (utf8 only)
+//	starts_with ends_with contains   functions_string, same names       case_sensitivity CASE_SENSITIVE
+//	concat                functions_string concat                       null_handling IGNORE_NULLS
+//	substring             functions_string substring (i32 arguments)    negative_start LEFT_OF_BEGINNING
+//	list_length           functions_list cardinality
+//	list_transform        functions_list transform                      with a Substrait lambda
+//	list_filter           functions_list filter                         with a Substrait lambda
+//	list_any list_all     functions_list any_match all_match            with a Substrait lambda
+//
+// Every call is declared through substrait-go, which checks the argument
+// types against the extension's signatures, and carries colexpr's result
+// type as its output type; a call whose Substrait result type differs from
+// colexpr's (nullability aside) is refused, with one exception bridged
+// exactly: Substrait types a decimal product one digit wider than colexpr
+// and a decimal remainder narrower, and has no decimal negate, so
+//
+//	d1 * d2    is CAST(multiply(d1, d2) AS colexpr's type)
+//	d1 % d2    is CAST(modulus(d1, d2) AS colexpr's type)
+//	-d         is CAST(subtract(0, d) AS d's type)
+//
+// casts that never fail (every value fits both types, and the scales
+// agree), which import reads back as the plain call.
+//
+// Where the extensions leave a behaviour open, colexpr's is the one meant:
+// like reads a backslash in its pattern as the escape character (Arrow and
+// DuckDB's like_escape do; Substrait's like has no escape argument), and a
+// negative substring length takes the characters before the start, as in
+// DuckDB (Substrait does not say).
+//
+// # Other constructs
+//
+//	$.a.b, s.x            a field reference with nested struct-field segments from the root
+//	x.k (x a lambda param) a field reference from a lambda parameter reference
+//	(expr).f              a field reference whose root is the expression
+//	literal               a literal of the same type and nullability (5::i32? is a non-null
+//	                      literal of a nullable i32); null::T is a typed null
+//	CAST, TRY_CAST        cast with failure behaviour THROW_EXCEPTION, RETURN_NULL
+//	CASE WHEN … END       if_then; without ELSE, the else is a null of the result type
+//	x IN (v, …)           singular_or_list
+//	{a: x, b: y}          a nested struct expression (names as a hint)
+//	x -> body             a lambda: parameters as a struct of their types, referred to
+//	                      by position and steps out (names as a hint)
+//
+// # Refused, and why
+//
+//   - The types above that Substrait lacks, wherever they occur; in the
+//     base schema too, unless PruneSchema leaves the field out.
+//   - $ itself as a value: Substrait references the fields of its input,
+//     never the whole input.
+//   - Variables other than lambda parameters (the ones partitioning binds):
+//     Substrait has no free variables.
+//   - mod of floats (Substrait's modulus takes integers), div of decimals
+//     (colexpr divides them in f64; Substrait's decimal divide is decimal),
+//     decimal arithmetic whose result needs more than 38 digits (Substrait
+//     then drops digits after the point, colexpr keeps them and fails on
+//     overflow), byte_length of binary (octet_length takes strings),
+//     coalesce of arguments that differ in nested nullability, substring
+//     with an index that is not i32.
+//   - list_contains and list_element: the standard extensions have no
+//     function with their semantics (SQL's null rule; 1-based, negative from
+//     the end, null out of range). select and merge: no struct projection
+//     or merge function.
+//   - Functions registered by users: no mapping is known.
+//
+// # Import
+//
+// Import walks the protobuf message and binds what it finds with colexpr's
+// own typing (expr.NewCall), so every imported tree type-checks as if it had
+// been written in colexpr:
+//
+//   - A root field reference takes the field's name from the message's base
+//     schema and looks it up by name in the scope, whose type there must be
+//     the base schema's (nullability and zone names aside): data may have
+//     its columns in another order, or more of them.
+//   - A function is found by extension URN and name (a compound name's
+//     signature is ignored; the arguments decide). Each option must name,
+//     among its preferences, a value colexpr implements (the first such
+//     wins); a missing option is accepted. A declared output type must be
+//     the type colexpr computes, nullability aside.
+//   - Substrait's variadic and and or read as nested binary calls (and() is
+//     true, or() false, and(x) is x); not(like(…)) reads as NOT LIKE; an
+//     if_then whose else is a null literal of its result type reads as CASE
+//     without ELSE; a cast whose failure behaviour is unspecified reads as
+//     cast.
+//   - Refused: window and aggregate functions, measures, subqueries, switch
+//     and multi-or-list expressions, outer, masked and list or map
+//     references, enum arguments, and the types listed above.
+//
+// # Round trips and normalisations
+//
+// Import(Export(e)) binds to a tree equal to e (expr.Bound.Equal, dtypes
+// included) except where colexpr has two spellings of one meaning, which
+// read back as one:
+//
+//	coalesce(x)                   x
+//	fill_null(x, y)               coalesce(x, y)
+//	NOT (x LIKE p)                x NOT LIKE p (and ILIKE alike)
+//	CASE … ELSE null::T END       CASE … END, when that has the same dtype
+//	CAST(0 - d AS T), CAST(d1 * d2 AS T), CAST(d1 % d2 AS T) with T the type
+//	                              colexpr gives -d, d1 * d2, d1 % d2: the plain call
+//
+// # Hints
+//
+// Some of what colexpr knows has no place in a Substrait type: the field
+// names of a struct written inside an expression, the zone of a zoned
+// timestamp, the names of lambda parameters, and which literals were
+// written without a type (fn.LiteralFn.Untyped). Export puts them in one
+// optimization of the message's advanced_extensions, a
+// google.protobuf.Struct under the key "colexpr", and import uses them when
+// present. Optimizations never change what an expression computes and other
+// consumers may ignore them; without hints, import names struct fields f1,
+// f2, …, zones UTC and lambda parameters x, y, z.
+//
+// # Interoperability notes
+//
+// substrait-go v8.1.1 reads a precision time or timestamp literal with a
+// negative value (before 1970) as a nil literal, and panics on one inside a
+// struct or list literal; this package's import walks the protobuf message
+// itself and reads them. Arrow's compute/exprs executes a subset of
+// Substrait (arithmetic, comparisons, boolean logic, casts, field
+// references, literals); its casts with THROW_EXCEPTION do not check
+// overflow, so a cast colexpr would fail on may give Arrow a wrapped value.
+package substrait
