@@ -132,7 +132,7 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 	if f == nil {
 		f = expr.NewLiteral(scalar.Bool(false))
 	}
-	opt, err := optimize.New().Optimize(f)
+	opt, err := optimize.Optimize(f)
 	if err != nil {
 		return nil, err
 	}
