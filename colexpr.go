@@ -51,10 +51,6 @@ type Program struct {
 	bound  *expr.Bound
 }
 
-// defaultOptimizer is shared by every Compile; its configuration never changes,
-// which makes it safe for concurrent use.
-var defaultOptimizer = optimize.New()
-
 // Compile parses src, coerces and binds it against the schema's columns (as
 // the root struct $), and optimizes it.
 func Compile(src string, schema *arrow.Schema) (*Program, error) {
@@ -78,7 +74,7 @@ func CompileExpr(e expr.Expr, root dtype.DType, schema *arrow.Schema) (*Program,
 	if err != nil {
 		return nil, err
 	}
-	opt, err := defaultOptimizer.Optimize(b)
+	opt, err := optimize.Optimize(b)
 	if err != nil {
 		return nil, fmt.Errorf("colexpr: optimize: %w", err)
 	}
