@@ -35,7 +35,7 @@ type arith struct {
 // Op is the operator symbol of the function: + - * / %.
 func (a arith) Op() byte { return a.op }
 
-func (a arith) Arity() Arity  { return Exactly(2) }
+func (a arith) Arity() Arity   { return Exactly(2) }
 func (a arith) Fallible() bool { return true }
 
 func (a arith) ReturnType(args []dtype.DType) (dtype.DType, error) {
@@ -81,7 +81,7 @@ func decimalArith(a arith, l, r dtype.DType, nullable bool) (dtype.DType, error)
 
 type unaryArith struct{ simple }
 
-func (u unaryArith) Arity() Arity  { return Exactly(1) }
+func (u unaryArith) Arity() Arity   { return Exactly(1) }
 func (u unaryArith) Fallible() bool { return true }
 
 func (u unaryArith) ReturnType(args []dtype.DType) (dtype.DType, error) {

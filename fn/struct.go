@@ -25,7 +25,9 @@ func (l LiteralFn) Arity() Arity               { return Exactly(0) }
 func (l LiteralFn) NullHandling() NullHandling { return NullAware }
 func (l LiteralFn) Volatility() Volatility     { return Immutable }
 func (l LiteralFn) Fallible() bool             { return false }
-func (l LiteralFn) Hash() uint64               { return l.Value.Hash() ^ hashString("literal", strconv.FormatBool(l.Untyped)) }
+func (l LiteralFn) Hash() uint64 {
+	return l.Value.Hash() ^ hashString("literal", strconv.FormatBool(l.Untyped))
+}
 func (l LiteralFn) Equal(o Function) bool {
 	ol, ok := o.(LiteralFn)
 	return ok && ol.Untyped == l.Untyped && ol.Value.Identical(l.Value)
