@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,11 @@ var cliCases = []cliCase{
 	{name: "limit_zero", args: []string{"query", "--limit", "0", "--format", "csv", "--select", "id", "$DIR/fixture.parquet"}},
 	{name: "no_rows", args: []string{"query", "--where", "id > 100", "$DIR/fixture.csv"}},
 	{name: "demo_query", args: []string{"query", "--demo-rows", "2000", "--where", "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07", "--select", "l_orderkey, l_linenumber, l_quantity, l_discount, l_shipmode, l_tags", "--limit", "8"}},
+	// --limit over batches that each keep some rows (the demo table has
+	// about 13 matches per 100 rows): fewer than the first batch keeps,
+	// and more, spanning batches.
+	{name: "limit_first_batch", args: []string{"query", "--demo-rows", "5000", "--batch-size", "1000", "--where", "l_quantity < 24 AND l_shipmode IN ('AIR', 'MAIL')", "--select", "l_orderkey, l_extendedprice * (1 - l_discount) AS revenue, l_shipdate", "--limit", "5"}},
+	{name: "limit_spanning_batches", args: []string{"query", "--demo-rows", "5000", "--batch-size", "100", "--threads", "3", "--where", "l_quantity < 24 AND l_shipmode IN ('AIR', 'MAIL')", "--select", "l_orderkey, l_shipmode", "--limit", "40"}},
 	{name: "demo_jsonl", args: []string{"query", "--demo-rows", "3", "--format", "jsonl"}},
 
 	// explain over the demo schema.
@@ -247,6 +253,61 @@ func TestInputFormatsAgree(t *testing.T) {
 			want = string(out)
 		} else if string(out) != want {
 			t.Errorf("%s gives\n%s\nwant (as from .parquet)\n%s", ext, out, want)
+		}
+	}
+}
+
+// TestLimitAcrossBatches checks that --limit N prints the first N rows of
+// the unlimited output, in every text format, whether N falls inside the
+// first batch's matches or spans many batches.
+func TestLimitAcrossBatches(t *testing.T) {
+	bin := colexprBinary(t)
+	query := func(format string, extra ...string) []string {
+		t.Helper()
+		args := append([]string{"query", "--demo-rows", "20000", "--format", format,
+			"--where", "l_quantity < 24 AND l_shipmode IN ('AIR', 'MAIL')",
+			"--select", "l_orderkey, l_extendedprice * (1 - l_discount) AS revenue, l_shipdate"}, extra...)
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatalf("colexpr %s: %v", strings.Join(args, " "), err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		switch format {
+		case "csv":
+			lines = lines[1:]
+		case "table":
+			lines = lines[2 : len(lines)-1]
+		}
+		return lines
+	}
+	for _, format := range []string{"table", "csv", "jsonl"} {
+		all := query(format, "--batch-size", "20000")
+		if len(all) < 2000 {
+			t.Fatalf("%s: only %d matching rows; the test needs many batches' worth", format, len(all))
+		}
+		for _, c := range []struct{ limit, batch int }{
+			{5, 1000}, // about 130 matches in the first batch
+			{1, 1000},
+			{300, 1000}, // three batches
+			{1000, 500}, // a cut in the middle of a batch
+			{2000, 64},  // many small batches
+		} {
+			for _, threads := range []string{"1", "4"} {
+				got := query(format, "--limit", strconv.Itoa(c.limit), "--batch-size", strconv.Itoa(c.batch), "--threads", threads)
+				if len(got) != c.limit {
+					t.Errorf("%s, --limit %d --batch-size %d --threads %s: %d rows, want %d", format, c.limit, c.batch, threads, len(got), c.limit)
+					continue
+				}
+				if format == "table" {
+					continue // column widths depend on the rows seen
+				}
+				for i := range got {
+					if got[i] != all[i] {
+						t.Errorf("%s, --limit %d --batch-size %d --threads %s: row %d is %q, want %q", format, c.limit, c.batch, threads, i+1, got[i], all[i])
+						break
+					}
+				}
+			}
 		}
 	}
 }

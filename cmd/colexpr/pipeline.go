@@ -86,6 +86,11 @@ func (p *pipeline) run() error {
 	next := 0
 	var failed error
 	stopped := false
+	// sent counts the rows handed to the sink. The limit is checked
+	// against it, not against out.written(): a sink may hold rows back
+	// (the table waits for enough rows to size its columns), and those
+	// count towards the limit too.
+	var sent int64
 	for r := range results {
 		if stopped {
 			if r.c != nil {
@@ -108,13 +113,14 @@ func (p *pipeline) run() error {
 			}
 			n := q.c.rows()
 			if p.limit >= 0 {
-				n = int(min(int64(n), p.limit-p.out.written()))
+				n = int(min(int64(n), p.limit-sent))
 			}
 			err := p.out.write(q.c, n)
 			q.c.release()
+			sent += int64(n)
 			if err != nil {
 				failed, stopped = fmt.Errorf("writing the output: %w", err), true
-			} else if p.limit >= 0 && p.out.written() >= p.limit {
+			} else if p.limit >= 0 && sent >= p.limit {
 				stopped = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -248,26 +249,33 @@ func TestProgressDraw(t *testing.T) {
 	}
 }
 
-// countingScan hands out n one-row batches and counts how many were read.
+// countingScan hands out batches of per rows (1 when per is 0), n rows in
+// all, numbered from 1, and counts how many batches were read.
 type countingScan struct {
 	mem    memory.Allocator
 	n      int
-	read   int
+	per    int
+	rows   int // rows handed out
+	read   int // batches handed out
 	closed bool
 }
 
 func (s *countingScan) Next() (arrow.RecordBatch, error) {
-	if s.read == s.n {
+	if s.rows == s.n {
 		return nil, nil
 	}
 	s.read++
+	k := min(max(s.per, 1), s.n-s.rows)
 	b := array.NewInt64Builder(s.mem)
 	defer b.Release()
-	b.Append(int64(s.read))
+	for i := 0; i < k; i++ {
+		s.rows++
+		b.Append(int64(s.rows))
+	}
 	col := b.NewArray()
 	defer col.Release()
 	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	return array.NewRecordBatch(sc, []arrow.Array{col}, 1), nil
+	return array.NewRecordBatch(sc, []arrow.Array{col}, int64(k)), nil
 }
 
 func (s *countingScan) Progress() float64 { return -1 }
@@ -316,6 +324,7 @@ func TestPipelineLimitStopsReading(t *testing.T) {
 			mem.AssertSize(t, 0)
 		}
 	}
+	t.Run("every format", testPipelineLimitFormats)
 	t.Run("error stops the scan", func(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		scan := &countingScan{mem: mem, n: 1000}
@@ -350,6 +359,98 @@ func TestPipelineLimitStopsReading(t *testing.T) {
 		}
 		mem.AssertSize(t, 0)
 	})
+}
+
+// testPipelineLimitFormats checks --limit with every text format over
+// batches of many rows, where a worker's filter keeps only some: the limit
+// counts rows across batches, in input order, whether it falls inside the
+// first batch's kept rows or spans several batches. (The table format holds
+// rows back until it can size its columns; the limit once counted only the
+// rows it had printed, and so let through several batches.)
+func testPipelineLimitFormats(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	// keep every third row: batches of 30 rows keep 10 each.
+	keep := func(mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
+		col := rec.Column(0).(*array.Int64)
+		b := array.NewInt64Builder(mem)
+		defer b.Release()
+		for i := 0; i < col.Len(); i++ {
+			if col.Value(i)%3 == 0 {
+				b.Append(col.Value(i))
+			}
+		}
+		arr := b.NewArray()
+		defer arr.Release()
+		return array.NewRecordBatch(sc, []arrow.Array{arr}, int64(arr.Len()))
+	}
+	// values extracts the n column of each format's rows.
+	values := map[string]func(out string) []string{
+		"jsonl": func(out string) []string {
+			var vs []string
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if l != "" {
+					vs = append(vs, strings.TrimSuffix(strings.TrimPrefix(l, `{"n":`), "}"))
+				}
+			}
+			return vs
+		},
+		"csv": func(out string) []string {
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			return lines[1:] // the header
+		},
+		"table": func(out string) []string {
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			var vs []string
+			for _, l := range lines[2 : len(lines)-1] { // header, rule … row count
+				vs = append(vs, strings.TrimSpace(l))
+			}
+			return vs
+		},
+	}
+	for _, format := range []string{"table", "csv", "jsonl"} {
+		for _, threads := range []int{1, 4} {
+			// 300 rows in batches of 30, 10 kept per batch.
+			for _, limit := range []int64{3, 10, 25, 95, 100, 500} {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				scan := &countingScan{mem: mem, n: 300, per: 30}
+				var out bytes.Buffer
+				sink, err := newSink(format, &out, sc, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := &pipeline{scan: scan, name: "test", threads: threads, batchSize: 30, limit: limit, out: sink}
+				p.process = func(b batch) (chunk, error) {
+					kept := keep(mem, b.rec)
+					defer kept.Release()
+					return p.out.encode(kept)
+				}
+				if err := p.run(); err != nil {
+					t.Fatal(err)
+				}
+				if err := sink.finish(); err != nil {
+					t.Fatal(err)
+				}
+				want := min(limit, 100)
+				got := values[format](out.String())
+				if int64(len(got)) != want {
+					t.Fatalf("%s, threads %d, limit %d: %d rows written, want %d:\n%s", format, threads, limit, len(got), want, out.String())
+				}
+				for i, v := range got {
+					if v != strconv.Itoa(3*(i+1)) {
+						t.Fatalf("%s, threads %d, limit %d: row %d is %s, want %d", format, threads, limit, i+1, v, 3*(i+1))
+					}
+				}
+				if format == "table" && !strings.HasSuffix(out.String(), fmt.Sprintf("(%d rows)\n", want)) {
+					t.Errorf("threads %d, limit %d: the table does not end with its row count:\n%s", threads, limit, out.String())
+				}
+				// The batches needed, plus those in flight when it stopped.
+				if need := int((want + 9) / 10); limit < 100 && scan.read > need+2*threads+2 {
+					t.Errorf("%s, threads %d, limit %d: %d batches read; reading did not stop", format, threads, limit, scan.read)
+				}
+				mem.AssertSize(t, 0)
+			}
+		}
+	}
 }
 
 // TestQueryNoLeaks runs queries in-process with a checked allocator, the
