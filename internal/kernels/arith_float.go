@@ -192,9 +192,7 @@ func widenHalves(mem memory.Allocator, h Fixed[half]) (Fixed[float32], *memory.B
 		return f, nil
 	}
 	buf, vals := newValues[float32](mem, len(h.Vals))
-	for i, v := range h.Vals {
-		vals[i] = f16ToF32(v)
-	}
+	widenF16(vals, h.Vals)
 	f.Vals = vals
 	return f, buf
 }

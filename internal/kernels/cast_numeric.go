@@ -53,9 +53,7 @@ func castNumeric(mem memory.Allocator, arr arrow.Array, from, to dtype.DType) (a
 		h := valuesOf[half](arr)
 		tmp, f := newValues[float32](mem, len(h))
 		defer tmp.Release()
-		for i, v := range h {
-			f[i] = f16ToF32(v)
-		}
+		widenF16(f, h)
 		return castFromFloat(mem, arr, f, from, to)
 	case dtype.F32:
 		return castFromFloat(mem, arr, valuesOf[float32](arr), from, to)

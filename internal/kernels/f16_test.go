@@ -44,6 +44,9 @@ func TestF16Exhaustive(t *testing.T) {
 		if back := f16FromF64(got); back != h {
 			t.Fatalf("%#04x: rounded back to %#04x", b, back)
 		}
+		if tv := f16Table()[b]; math.Float32bits(tv) != math.Float32bits(float32(got)) && !math.IsNaN(got) {
+			t.Fatalf("%#04x: table holds %v", b, tv)
+		}
 		if back := f16FromF32(float32(got)); back != h {
 			t.Fatalf("%#04x: rounded back from float32 to %#04x", b, back)
 		}
