@@ -248,3 +248,25 @@ func Example_checkedArithmetic() {
 	// add: row 2: overflow: 2147483647 + 1 does not fit i32
 	// true
 }
+
+// TestFixedWidthKernelsRegistered: every fixed-width function of the
+// registry, and cast, has a kernel.
+func TestFixedWidthKernelsRegistered(t *testing.T) {
+	for _, id := range []string{"add", "sub", "mul", "div", "mod", "neg", "abs",
+		"eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from", "between", "in_list",
+		"and", "or", "not", "is_null", "is_not_null"} {
+		f, ok := fn.Default.Lookup(id)
+		if !ok {
+			t.Errorf("%s is not registered", id)
+			continue
+		}
+		if _, ok := f.(fn.Kernel); !ok {
+			t.Errorf("%s has no kernel", id)
+		}
+	}
+	for _, f := range []fn.Function{fn.Cast(dtype.Utf8(false)), fn.TryCast(dtype.Utf8(false))} {
+		if _, ok := f.(fn.Kernel); !ok {
+			t.Errorf("%s has no kernel", f.ID())
+		}
+	}
+}
