@@ -367,19 +367,15 @@ func refCall(b *expr.Bound, v []scalar.Scalar) (scalar.Scalar, error) {
 	case "list_length":
 		return mk(t, int64(len(v[0].Value().([]scalar.Scalar)))), nil
 	case "list_contains":
+		// DuckDB's rule (fn/list.go): null elements never match, and a miss
+		// is false even when the list holds a null.
 		if v[0].IsNull() || v[1].IsNull() {
 			return scalar.Null(t), nil
 		}
-		sawNull := false
 		for _, e := range v[0].Value().([]scalar.Scalar) {
-			if e.IsNull() {
-				sawNull = true
-			} else if refEqual(e, v[1]) {
+			if !e.IsNull() && refEqual(e, v[1]) {
 				return mk(t, true), nil
 			}
-		}
-		if sawNull {
-			return scalar.Null(t), nil
 		}
 		return mk(t, false), nil
 	case "list_element":
