@@ -2,7 +2,6 @@ package substrait
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
@@ -20,17 +19,86 @@ const maxNesting = 100_000
 
 // MarshalJSON is the protobuf JSON form of msg, indented by two spaces, in
 // a stable layout (protojson's own output varies its spacing on purpose).
+// Parts nested deeper than 64 levels are written on one line.
 func MarshalJSON(msg *pb.ExtendedExpression) ([]byte, error) {
 	raw, err := protojson.Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("substrait: encoding JSON: %w", err)
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		return nil, fmt.Errorf("substrait: encoding JSON: %w", err)
+	return indent(raw), nil
+}
+
+// maxIndent is the nesting depth up to which MarshalJSON breaks lines:
+// deeper parts are written compactly, so that the text of a deep
+// expression grows linearly with it rather than with the square of its
+// depth.
+const maxIndent = 64
+
+// indent lays out valid JSON with two spaces per level, one member or
+// element per line, ": " after names, and empty objects and arrays as {}
+// and []; what is nested deeper than maxIndent levels stays on one line.
+// Unlike encoding/json's Indent it has no nesting limit.
+func indent(raw []byte) []byte {
+	out := make([]byte, 0, len(raw)+len(raw)/2)
+	depth := 0
+	newline := func() {
+		if depth > maxIndent {
+			return
+		}
+		out = append(out, '\n')
+		for i := 0; i < depth; i++ {
+			out = append(out, ' ', ' ')
+		}
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	// next is the first byte after i that is not white space, or 0.
+	next := func(i int) byte {
+		for i++; i < len(raw); i++ {
+			switch raw[i] {
+			case ' ', '\t', '\r', '\n':
+				continue
+			}
+			return raw[i]
+		}
+		return 0
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		case '"':
+			start := i
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			out = append(out, raw[start:min(i+1, len(raw))]...)
+		case '{', '[':
+			out = append(out, c)
+			if n := next(i); n == '}' || n == ']' {
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			if p := out[len(out)-1]; p != '{' && p != '[' {
+				depth--
+				newline()
+			}
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			newline()
+		case ':':
+			out = append(out, ':')
+			if depth <= maxIndent {
+				out = append(out, ' ')
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '\n')
 }
 
 // Marshal is the protobuf binary form of msg.
