@@ -42,6 +42,13 @@
 // parallel; NewReader streams it batch by batch, generating ahead on every
 // core, for scans whose memory must stay bounded. A Table with another Seed
 // gives a different table of the same shape.
+//
+// NewReaderWith streams the same rows cut into an exact number of batches
+// (as a file writer wants row groups), or sorted by a column (see Order and
+// SortColumns): a sorted table is the shape that lets a reader skip row
+// groups by their statistics. Sorting generates the table twice, once to
+// find the order and once in it, and keeps only the order and the sort
+// column in memory.
 package demo
 
 import (
@@ -135,7 +142,7 @@ func (t Table) Batch(mem memory.Allocator, offset, n int64) (arrow.RecordBatch, 
 	if t.Rows < 0 || offset < 0 || n < 0 || offset+n > t.Rows || offset+n < offset {
 		return nil, fmt.Errorf("demo: rows [%d, %d) are not inside a table of %d rows", offset, offset+n, t.Rows)
 	}
-	return generate(mem, newParams(t), offset, int(n)), nil
+	return generate(mem, newParams(t), offset, int(n), nil), nil
 }
 
 // Batches generates the whole of t as batches of batchSize rows (the last
@@ -158,7 +165,7 @@ func (t Table) Batches(mem memory.Allocator, batchSize int) ([]arrow.RecordBatch
 			defer wg.Done()
 			for i := range next {
 				off := int64(i) * int64(batchSize)
-				out[i] = generate(mem, p, off, int(min(int64(batchSize), t.Rows-off)))
+				out[i] = generate(mem, p, off, int(min(int64(batchSize), t.Rows-off)), nil)
 			}
 		}()
 	}

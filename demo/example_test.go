@@ -48,3 +48,24 @@ func ExampleNewReader() {
 	// 100000 rows
 	// 50000 rows
 }
+
+// Stream a table sorted by ship date, cut into exactly 4 batches: the
+// shape of a Parquet file whose row groups have narrow date ranges.
+func ExampleTable_NewReaderWith() {
+	t := demo.Table{Seed: demo.DefaultSeed, Rows: 10_000}
+	rr, err := t.NewReaderWith(memory.DefaultAllocator, demo.ReaderOptions{Batches: 4, SortBy: demo.ColShipDate})
+	if err != nil {
+		panic(err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		ship := rec.Column(10).(*array.Date32)
+		fmt.Println(rec.NumRows(), "rows shipped", ship.Value(0).FormattedString(), "to", ship.Value(ship.Len()-1).FormattedString())
+	}
+	// Output:
+	// 2500 rows shipped 1992-01-08 to 1993-10-31
+	// 2500 rows shipped 1993-11-01 to 1995-06-15
+	// 2500 rows shipped 1995-06-16 to 1997-01-09
+	// 2500 rows shipped 1997-01-09 to 1998-11-25
+}

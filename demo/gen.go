@@ -191,8 +191,9 @@ func (s *strs) arrayData(mem memory.Allocator) *array.Data {
 
 func dec(v int64) decimal128.Num { return decimal128.FromI64(v) }
 
-// generate makes rows [off, off+n) of the table.
-func generate(mem memory.Allocator, p params, off int64, n int) arrow.RecordBatch {
+// generate makes rows [off, off+n) of the table, or, when rows is not
+// nil, the rows it lists, in its order (n is then len(rows)).
+func generate(mem memory.Allocator, p params, off int64, n int, rows []int64) arrow.RecordBatch {
 	bOrder, orderkey := fixed[int64](mem, n)
 	bPart, partkey := fixed[int64](mem, n)
 	bSupp, suppkey := fixed[int64](mem, n)
@@ -220,6 +221,9 @@ func generate(mem memory.Allocator, p params, off int64, n int) arrow.RecordBatc
 	tagOffs[0] = 0
 	for i := 0; i < n; i++ {
 		row := off + int64(i)
+		if rows != nil {
+			row = rows[i]
+		}
 		if bi := row / blockRows; bi != blk.index {
 			blk.layout(p.seed, bi)
 		}
