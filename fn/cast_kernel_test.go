@@ -100,6 +100,8 @@ func TestCastKernel(t *testing.T) {
 		{name: "try list element out of range nulls the row", f: fkTryCast("list<i8?>"), args: []fkArg{col("list<i32?>", `[[1, 128], [2]]`)}, want: `[null, [2]]`},
 		{name: "list null into non-nullable element", f: fkCast("list<i64>"), args: []fkArg{col("list<i32?>", `[[1], [null]]`)}, err: errs.ErrInvalidCast, row: 1},
 		{name: "list to utf8 elements", f: fkCast("list<utf8?>"), args: []fkArg{col("list<f64?>", `[[1.5, null]]`)}, want: `[["1.5", null]]`},
+		{name: "list to nullable elements", f: fkCast("list<i8?>"), args: []fkArg{col("list<i8>", `[[1, 2], null]`)}, want: `[[1, 2], null]`},
+		{name: "struct to nullable fields", f: fkCast("struct<a: i8?>"), args: []fkArg{col("struct<a: i8>", `[{"a": 1}, null]`)}, want: `[{"a": 1}, null]`},
 		{name: "fixed size list to list", f: fkCast("list<i64?>"), args: []fkArg{col("fixed_size_list<i16?, 2>", `[[1, 2], null, [3, null]]`)}, want: `[[1, 2], null, [3, null]]`},
 		{name: "fixed size list to fixed size list", f: fkCast("fixed_size_list<f64?, 2>"), args: []fkArg{col("fixed_size_list<i16?, 2>", `[[1, 2], [3, null]]`)}, want: `[[1, 2], [3, null]]`},
 		{name: "struct fields", f: fkCast("struct<a: i64?, b: i32?>"), args: []fkArg{col("struct<a: i32?, b: utf8?>", `[{"a": 1, "b": "2"}, null, {"a": null, "b": null}]`)}, want: `[{"a": 1, "b": 2}, null, {"a": null, "b": null}]`},

@@ -103,6 +103,10 @@ func castArray(mem memory.Allocator, arr arrow.Array, from, to dtype.DType) (out
 	case from.IsNull() || arr.NullN() == n && n > 0 && !to.IsNull():
 		return array.MakeArrayOfNull(mem, dtype.ToArrow(to), n), nil, nil
 	case from.EqualIgnoreNullability(to) && !hasNonNullableSlot(to):
+		if !arrow.TypeEqual(arr.DataType(), dtype.ToArrow(to)) {
+			// Only the nullability flags of nested fields differ.
+			return relabel(arr, to), nil, nil
+		}
 		arr.Retain()
 		return arr, nil, nil
 	case from.IsStruct():
