@@ -27,12 +27,12 @@ func ToArrow(t DType) arrow.DataType {
 	case KindBinary:
 		return arrow.BinaryTypes.Binary
 	case KindList:
-		return arrow.ListOfField(ToArrowField("item", *t.elem))
+		return arrow.ListOfField(ToArrowField("item", *t.elemPtr()))
 	case KindFixedSizeList:
-		return arrow.FixedSizeListOfField(t.size, ToArrowField("item", *t.elem))
+		return arrow.FixedSizeListOfField(t.sizeN(), ToArrowField("item", *t.elemPtr()))
 	case KindStruct:
-		fs := make([]arrow.Field, len(t.fields))
-		for i, f := range t.fields {
+		fs := make([]arrow.Field, len(t.fieldList()))
+		for i, f := range t.fieldList() {
 			fs[i] = ToArrowField(f.Name, f.Type)
 		}
 		return arrow.StructOf(fs...)
@@ -46,7 +46,7 @@ func ToArrow(t DType) arrow.DataType {
 			}
 			return &arrow.Time64Type{Unit: arrow.TimeUnit(t.unit)}
 		case ExtTimestamp:
-			return &arrow.TimestampType{Unit: arrow.TimeUnit(t.unit), TimeZone: t.tz}
+			return &arrow.TimestampType{Unit: arrow.TimeUnit(t.unit), TimeZone: t.tzName()}
 		}
 	}
 	return arrow.Null
@@ -68,8 +68,8 @@ func ToArrowSchema(t DType) (*arrow.Schema, error) {
 	if t.kind != KindStruct {
 		return nil, &Error{Msg: "a schema needs a struct type, not " + t.String(), Pos: -1}
 	}
-	fs := make([]arrow.Field, len(t.fields))
-	for i, f := range t.fields {
+	fs := make([]arrow.Field, len(t.fieldList()))
+	for i, f := range t.fieldList() {
 		fs[i] = ToArrowField(f.Name, f.Type)
 	}
 	return arrow.NewSchema(fs, nil), nil
@@ -171,7 +171,7 @@ func fromArrowFields(afs []arrow.Field, nullable bool) (DType, error) {
 		}
 		fs[i] = Field{Name: f.Name, Type: ft}
 	}
-	return DType{kind: KindStruct, fields: fs, nullable: nullable}, nil
+	return DType{kind: KindStruct, x: &nested{fields: fs}, nullable: nullable}, nil
 }
 
 func trimPrefix(err error) string {

@@ -180,10 +180,45 @@ type DType struct {
 	unit     TimeUnit
 	prec     uint8
 	scale    int8
-	size     int32
-	tz       string
-	elem     *DType
-	fields   []Field
+	// x holds the parameters only nested and zoned types have, so the
+	// common scalar types stay two words and copy cheaply.
+	x *nested
+}
+
+// nested holds the rarely used parameters of a DType.
+type nested struct {
+	size   int32
+	tz     string
+	elem   *DType
+	fields []Field
+}
+
+func (t DType) fieldList() []Field {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.fields
+}
+
+func (t DType) elemPtr() *DType {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.elem
+}
+
+func (t DType) sizeN() int32 {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.size
+}
+
+func (t DType) tzName() string {
+	if t.x == nil {
+		return ""
+	}
+	return t.x.tz
 }
 
 // Null is the type of the untyped null; it is always nullable.
@@ -217,19 +252,19 @@ func Binary(nullable bool) DType { return DType{kind: KindBinary, nullable: null
 func Struct(fields []Field, nullable bool) DType {
 	fs := make([]Field, len(fields))
 	copy(fs, fields)
-	return DType{kind: KindStruct, fields: fs, nullable: nullable}
+	return DType{kind: KindStruct, x: &nested{fields: fs}, nullable: nullable}
 }
 
 // List is a variable-length list of elem.
 func List(elem DType, nullable bool) DType {
 	e := elem
-	return DType{kind: KindList, elem: &e, nullable: nullable}
+	return DType{kind: KindList, x: &nested{elem: &e}, nullable: nullable}
 }
 
 // FixedSizeList is a list of exactly n elements of elem.
 func FixedSizeList(elem DType, n int, nullable bool) DType {
 	e := elem
-	return DType{kind: KindFixedSizeList, elem: &e, size: int32(n), nullable: nullable}
+	return DType{kind: KindFixedSizeList, x: &nested{elem: &e, size: int32(n)}, nullable: nullable}
 }
 
 // Date is the calendar date type (days since 1970-01-01 in i32).
@@ -243,7 +278,11 @@ func Time(unit TimeUnit, nullable bool) DType {
 // Timestamp is an instant in the given unit since the epoch; tz is empty for
 // a timestamp without time zone.
 func Timestamp(unit TimeUnit, tz string, nullable bool) DType {
-	return DType{kind: KindExtension, ext: ExtTimestamp, unit: unit, tz: tz, nullable: nullable}
+	t := DType{kind: KindExtension, ext: ExtTimestamp, unit: unit, nullable: nullable}
+	if tz != "" {
+		t.x = &nested{tz: tz}
+	}
+	return t
 }
 
 // Kind is the family of t.
@@ -320,11 +359,11 @@ func (t DType) Precision() int { return int(t.prec) }
 func (t DType) Scale() int { return int(t.scale) }
 
 // Fields are the fields of a Struct. The slice must not be modified.
-func (t DType) Fields() []Field { return t.fields }
+func (t DType) Fields() []Field { return t.fieldList() }
 
 // FieldIndex is the index of the named field of a Struct, or -1.
 func (t DType) FieldIndex(name string) int {
-	for i, f := range t.fields {
+	for i, f := range t.fieldList() {
 		if f.Name == name {
 			return i
 		}
@@ -334,14 +373,14 @@ func (t DType) FieldIndex(name string) int {
 
 // Elem is the element type of a List or FixedSizeList.
 func (t DType) Elem() DType {
-	if t.elem == nil {
+	if t.elemPtr() == nil {
 		return DType{}
 	}
-	return *t.elem
+	return *t.elemPtr()
 }
 
 // Size is the length of a FixedSizeList.
-func (t DType) Size() int { return int(t.size) }
+func (t DType) Size() int { return int(t.sizeN()) }
 
 // ExtID names the extension of an Extension type.
 func (t DType) ExtID() ExtID { return t.ext }
@@ -350,7 +389,7 @@ func (t DType) ExtID() ExtID { return t.ext }
 func (t DType) Unit() TimeUnit { return t.unit }
 
 // TZ is the time zone of a timestamp ("" for none).
-func (t DType) TZ() string { return t.tz }
+func (t DType) TZ() string { return t.tzName() }
 
 // Storage is the type an Extension is stored as (with t's nullability); for
 // other kinds it is t itself.
@@ -380,23 +419,26 @@ func equal(t, u DType, ignoreNull bool) bool {
 	if t.kind != u.kind || (!ignoreNull && t.nullable != u.nullable) {
 		return false
 	}
+	if t.x == u.x && t.ptype == u.ptype && t.ext == u.ext && t.unit == u.unit && t.prec == u.prec && t.scale == u.scale {
+		return true // shared nested parameters: the same type
+	}
 	switch t.kind {
 	case KindPrimitive:
 		return t.ptype == u.ptype
 	case KindDecimal:
 		return t.prec == u.prec && t.scale == u.scale
 	case KindExtension:
-		return t.ext == u.ext && t.unit == u.unit && t.tz == u.tz
+		return t.ext == u.ext && t.unit == u.unit && t.tzName() == u.tzName()
 	case KindList:
-		return equal(*t.elem, *u.elem, ignoreNull)
+		return equal(*t.elemPtr(), *u.elemPtr(), ignoreNull)
 	case KindFixedSizeList:
-		return t.size == u.size && equal(*t.elem, *u.elem, ignoreNull)
+		return t.sizeN() == u.sizeN() && equal(*t.elemPtr(), *u.elemPtr(), ignoreNull)
 	case KindStruct:
-		if len(t.fields) != len(u.fields) {
+		if len(t.fieldList()) != len(u.fieldList()) {
 			return false
 		}
-		for i := range t.fields {
-			if t.fields[i].Name != u.fields[i].Name || !equal(t.fields[i].Type, u.fields[i].Type, ignoreNull) {
+		for i := range t.fieldList() {
+			if t.fieldList()[i].Name != u.fieldList()[i].Name || !equal(t.fieldList()[i].Type, u.fieldList()[i].Type, ignoreNull) {
 				return false
 			}
 		}
@@ -412,14 +454,14 @@ func (t DType) Hash() uint64 {
 	walk = func(d DType) {
 		mix(uint64(d.kind)<<1 | b2u(d.nullable))
 		mix(uint64(d.ptype) | uint64(d.ext)<<8 | uint64(d.unit)<<16 | uint64(d.prec)<<24 | uint64(uint8(d.scale))<<32)
-		mix(uint64(d.size))
-		for i := 0; i < len(d.tz); i++ {
-			mix(uint64(d.tz[i]))
+		mix(uint64(d.sizeN()))
+		for i := 0; i < len(d.tzName()); i++ {
+			mix(uint64(d.tzName()[i]))
 		}
-		if d.elem != nil {
-			walk(*d.elem)
+		if d.elemPtr() != nil {
+			walk(*d.elemPtr())
 		}
-		for _, f := range d.fields {
+		for _, f := range d.fieldList() {
 			for i := 0; i < len(f.Name); i++ {
 				mix(uint64(f.Name[i]))
 			}
@@ -465,17 +507,17 @@ func (t DType) write(b *strings.Builder) {
 		b.WriteString("binary")
 	case KindList:
 		b.WriteString("list<")
-		t.elem.write(b)
+		t.elemPtr().write(b)
 		b.WriteByte('>')
 	case KindFixedSizeList:
 		b.WriteString("fixed_size_list<")
-		t.elem.write(b)
+		t.elemPtr().write(b)
 		b.WriteString(", ")
-		b.WriteString(strconv.Itoa(int(t.size)))
+		b.WriteString(strconv.Itoa(int(t.sizeN())))
 		b.WriteByte('>')
 	case KindStruct:
 		b.WriteString("struct<")
-		for i, f := range t.fields {
+		for i, f := range t.fieldList() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -491,8 +533,8 @@ func (t DType) write(b *strings.Builder) {
 			b.WriteString("(" + t.unit.String() + ")")
 		case ExtTimestamp:
 			b.WriteString("(" + t.unit.String())
-			if t.tz != "" {
-				b.WriteString(", '" + strings.ReplaceAll(t.tz, "'", "''") + "'")
+			if t.tzName() != "" {
+				b.WriteString(", '" + strings.ReplaceAll(t.tzName(), "'", "''") + "'")
 			}
 			b.WriteByte(')')
 		}

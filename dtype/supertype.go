@@ -46,22 +46,22 @@ func Supertype(a, b DType) (DType, bool) {
 	case a.kind == KindList && b.kind == KindList:
 		e, ok := Supertype(a.Elem(), b.Elem())
 		return List(e, nullable), ok
-	case a.kind == KindFixedSizeList && b.kind == KindFixedSizeList && a.size == b.size:
+	case a.kind == KindFixedSizeList && b.kind == KindFixedSizeList && a.sizeN() == b.sizeN():
 		e, ok := Supertype(a.Elem(), b.Elem())
-		return FixedSizeList(e, int(a.size), nullable), ok
-	case a.kind == KindStruct && b.kind == KindStruct && len(a.fields) == len(b.fields):
-		fs := make([]Field, len(a.fields))
-		for i := range a.fields {
-			if a.fields[i].Name != b.fields[i].Name {
+		return FixedSizeList(e, int(a.sizeN()), nullable), ok
+	case a.kind == KindStruct && b.kind == KindStruct && len(a.fieldList()) == len(b.fieldList()):
+		fs := make([]Field, len(a.fieldList()))
+		for i := range a.fieldList() {
+			if a.fieldList()[i].Name != b.fieldList()[i].Name {
 				return DType{}, false
 			}
-			t, ok := Supertype(a.fields[i].Type, b.fields[i].Type)
+			t, ok := Supertype(a.fieldList()[i].Type, b.fieldList()[i].Type)
 			if !ok {
 				return DType{}, false
 			}
-			fs[i] = Field{Name: a.fields[i].Name, Type: t}
+			fs[i] = Field{Name: a.fieldList()[i].Name, Type: t}
 		}
-		return DType{kind: KindStruct, fields: fs, nullable: nullable}, true
+		return DType{kind: KindStruct, x: &nested{fields: fs}, nullable: nullable}, true
 	}
 	return DType{}, false
 }
@@ -160,8 +160,8 @@ func superTemporal(a, b DType, nullable bool) (DType, bool) {
 		return b.WithNullable(nullable), true
 	case a.ext == ExtTimestamp && b.ext == ExtDate:
 		return a.WithNullable(nullable), true
-	case a.ext == ExtTimestamp && b.ext == ExtTimestamp && a.tz == b.tz:
-		return Timestamp(max(a.unit, b.unit), a.tz, nullable), true
+	case a.ext == ExtTimestamp && b.ext == ExtTimestamp && a.tzName() == b.tzName():
+		return Timestamp(max(a.unit, b.unit), a.tzName(), nullable), true
 	case a.ext == ExtTime && b.ext == ExtTime:
 		return Time(max(a.unit, b.unit), nullable), true
 	}
