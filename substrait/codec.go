@@ -3,6 +3,7 @@ package substrait
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -116,14 +117,23 @@ func Unmarshal(data []byte) (*pb.ExtendedExpression, error) {
 	msg := &pb.ExtendedExpression{}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
 		if err := (protojson.UnmarshalOptions{RecursionLimit: maxNesting}).Unmarshal(data, msg); err != nil {
-			return nil, fmt.Errorf("substrait: reading JSON: %w", err)
+			return nil, decodeError("JSON", err)
 		}
 		return msg, nil
 	}
 	if err := (proto.UnmarshalOptions{RecursionLimit: maxNesting}).Unmarshal(data, msg); err != nil {
-		return nil, fmt.Errorf("substrait: reading protobuf: %w", err)
+		return nil, decodeError("protobuf", err)
 	}
 	return msg, nil
+}
+
+// decodeError wraps a protobuf decoding error in ErrInvalid. The protobuf
+// library varies the spaces in its messages on purpose (a non-breaking
+// space now and then, so that no one depends on their text); they are
+// made plain so that the message reads the same every time.
+func decodeError(form string, err error) error {
+	text := strings.ReplaceAll(err.Error(), "\u00a0", " ")
+	return fmt.Errorf("substrait: reading %s: %w: %s", form, ErrInvalid, text)
 }
 
 // ExportJSON is Export followed by MarshalJSON: the JSON form of b as a
