@@ -18,10 +18,12 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
-// Version is the Substrait version the messages this package writes
+// version is the Substrait version the messages this package writes
 // follow: the protobuf release substrait-go v8 builds on, which refers to
 // extensions by URN.
-var Version = &pb.Version{MajorNumber: 0, MinorNumber: 85, PatchNumber: 0, Producer: "colexpr"}
+func version() *pb.Version {
+	return &pb.Version{MajorNumber: 0, MinorNumber: 85, PatchNumber: 0, Producer: "colexpr"}
+}
 
 // Named is one expression of an ExtendedExpression with its output name.
 type Named struct {
@@ -101,7 +103,7 @@ func (o Options) ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpres
 		root: root,
 	}
 	out := &pb.ExtendedExpression{
-		Version:    Version,
+		Version:    version(),
 		BaseSchema: namedStruct(root, baseType),
 	}
 	var h hints
