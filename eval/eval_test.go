@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -619,5 +621,45 @@ func TestDeepTree(t *testing.T) {
 			t.Errorf("got %s, want %s", s, c.want)
 		}
 		got.Release()
+	}
+}
+
+// TestConcurrent: one bound tree evaluated from several goroutines at once
+// (run with -race).
+func TestConcurrent(t *testing.T) {
+	mem := checkedMem(t)
+	rt := mustType(t, formsType)
+	input := fromJSON(t, mem, formsType, formsRows)
+	defer input.Release()
+	bound := mustBind(t, lambda(fn.ListTransform, xs, "x", caseWhen(ok, expr.Coalesce(x, a), expr.Add(x, b))), rt)
+	want, err := Eval(mem, bound, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Release()
+	ws := jsonOf(t, want)
+	errc := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 20 {
+				got, err := Eval(mem, bound, input)
+				if err != nil {
+					errc <- err
+					return
+				}
+				gs, _ := json.Marshal(got)
+				got.Release()
+				if string(gs) != ws {
+					errc <- fmt.Errorf("got %s, want %s", gs, ws)
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
 	}
 }
