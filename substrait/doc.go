@@ -136,8 +136,9 @@
 //     decimal arithmetic whose result needs more than 38 digits (Substrait
 //     then drops digits after the point, colexpr keeps them and fails on
 //     overflow), byte_length of binary (octet_length takes strings),
-//     coalesce of arguments that differ in nested nullability, substring
-//     with an index that is not i32.
+//     substring with an index that is not i32, and comparisons and coalesce
+//     of lists or structs whose element or field nullability differs
+//     (list<i32> = list<i32?>: the signatures' any1 wants one type).
 //   - list_contains and list_element: the standard extensions have no
 //     function with their semantics (SQL's null rule; 1-based, negative from
 //     the end, null out of range). select and merge: no struct projection
