@@ -26,6 +26,10 @@
 // producer "colexpr". Every function called is declared with its extension
 // URN and compound signature name (add:i32_i32), as substrait-go resolves it.
 //
+// The first export in a process loads and parses Substrait's standard
+// extension files (substrait-go embeds them; it takes some 90 ms); later
+// exports reuse them. Import does not need them.
+//
 // With Options{PruneSchema: true} the base schema holds only the root
 // fields the expressions read, so a scope with fields Substrait cannot type
 // still exports expressions that do not read them.
