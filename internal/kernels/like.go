@@ -539,35 +539,54 @@ func matchExactWords(words []uint64, v bytesView, lit string) {
 }
 
 // prefixWords is the fast loop of prefix (exact false) and exact matching
-// over the rows of offs (len(offs)-1 rows from row 0).
+// over the rows of offs (len(offs)-1 rows from row 0). Whole words of 64
+// rows are unrolled four rows at a time; the last partial word is not.
 func prefixWords(words []uint64, offs []int32, data unsafe.Pointer, want, mask uint64, k int32, exact bool) {
-	var acc uint64
-	s := offs[0]
 	n := len(offs) - 1
+	full := n &^ 63
+	hit := prefixHit
 	if exact {
-		for i, e := range offs[1:] {
-			d := load8(unsafe.Add(data, s))&mask ^ want
-			acc |= isZero(d|uint64(int64(e-s-k))) << (uint(i) & 63)
-			if i&63 == 63 {
-				words[i>>6] = acc
-				acc = 0
-			}
-			s = e
-		}
-	} else {
-		for i, e := range offs[1:] {
-			d := load8(unsafe.Add(data, s))&mask ^ want
-			acc |= isZero(d) & isNonNeg(e-s-k) << (uint(i) & 63)
-			if i&63 == 63 {
-				words[i>>6] = acc
-				acc = 0
-			}
-			s = e
-		}
+		hit = exactHit
 	}
-	if n&63 != 0 {
-		words[n>>6] = acc
+	for w := 0; w < full>>6; w++ {
+		o := (*[65]int32)(offs[w*64 : w*64+65])
+		var acc uint64
+		if exact {
+			for j := 0; j < 64; j += 4 {
+				acc |= (exactHit(data, o[j], o[j+1], want, mask, k) |
+					exactHit(data, o[j+1], o[j+2], want, mask, k)<<1 |
+					exactHit(data, o[j+2], o[j+3], want, mask, k)<<2 |
+					exactHit(data, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
+			}
+		} else {
+			for j := 0; j < 64; j += 4 {
+				acc |= (prefixHit(data, o[j], o[j+1], want, mask, k) |
+					prefixHit(data, o[j+1], o[j+2], want, mask, k)<<1 |
+					prefixHit(data, o[j+2], o[j+3], want, mask, k)<<2 |
+					prefixHit(data, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
+			}
+		}
+		words[w] = acc
 	}
+	if full == n {
+		return
+	}
+	var acc uint64
+	for i := full; i < n; i++ {
+		acc |= hit(data, offs[i], offs[i+1], want, mask, k) << (uint(i) & 63)
+	}
+	words[full>>6] = acc
+}
+
+// prefixHit is 1 when the row [s, e) of data starts with the k-byte literal
+// want (mask covering its k bytes), else 0.
+func prefixHit(data unsafe.Pointer, s, e int32, want, mask uint64, k int32) uint64 {
+	return isZero(load8(unsafe.Add(data, s))&mask^want) & isNonNeg(e-s-k)
+}
+
+// exactHit is 1 when the row [s, e) of data is the k-byte literal want.
+func exactHit(data unsafe.Pointer, s, e int32, want, mask uint64, k int32) uint64 {
+	return isZero(load8(unsafe.Add(data, s))&mask ^ want | uint64(int64(e-s-k)))
 }
 
 // tailBits sets the bits of rows [from, n) to pred, after a fast loop
