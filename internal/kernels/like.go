@@ -396,18 +396,27 @@ func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool,
 		for w := range words {
 			words[w] = ^uint64(0)
 		}
+	case m.fold && m.kind == matchPrefix && len(m.lit) <= 8 && isASCII([]byte(m.lit)):
+		foldPrefixWords(words, v, m)
+	case m.fold && isASCII(v.span()):
+		// Fold every value at once (eight bytes at a time) into a scratch
+		// copy with offsets from 0, then match it as LIKE does.
+		span := v.span()
+		data, offs := memory.NewResizableBuffer(mem), memory.NewResizableBuffer(mem)
+		data.Resize(len(span))
+		offs.Resize((n + 1) * 4)
+		caseASCII(data.Bytes(), span, true) // asciiFold is upper-casing
+		fo := arrow.Int32Traits.CastFromBytes(offs.Bytes())
+		for i, o := range v.offs {
+			fo[i] = o - v.offs[0]
+		}
+		matchWords(words, n, bytesView{offs: fo, data: data.Bytes()}, m)
+		data.Release()
+		offs.Release()
 	case m.fold:
 		matchFoldWords(words, n, v, m)
-	case m.kind == matchPrefix:
-		matchPrefixWords(words, v, m.lit)
-	case m.kind == matchSuffix:
-		matchSuffixWords(words, v, m.lit)
-	case m.kind == matchExact:
-		matchExactWords(words, v, m.lit)
-	case m.kind == matchContains:
-		matchContainsWords(words, v, m.lit)
 	default:
-		FillBits(words, n, func(i int) bool { return m.matchGeneral(v.at(i)) })
+		matchWords(words, n, v, m)
 	}
 	if negated {
 		for w := range words {
@@ -418,7 +427,65 @@ func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool,
 	return datum.FromArray(boolArray(valBuf, validity, nulls, n), ret), nil
 }
 
-// matchFoldWords applies an ILIKE matcher to every row. When the literal of
+// foldPrefixWords is ILIKE with a prefix of up to 8 ASCII bytes: one
+// 64-bit load per row, upper-cased eight bytes at a time (see caseASCII)
+// and compared; a row whose first bytes are not all ASCII is folded whole
+// and matched as in matchFoldWords.
+func foldPrefixWords(words []uint64, v bytesView, m *matcher) {
+	n, k, data := len(v.offs)-1, int32(len(m.lit)), v.data
+	var scratch []byte
+	slow := func(i int) uint64 {
+		scratch = foldInto(scratch[:0], v.at(i))
+		return wordBool(m.match(scratch))
+	}
+	want, mask := loadLE(m.lit)
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	base := unsafe.Pointer(unsafe.SliceData(data))
+	var acc uint64
+	for i := range n {
+		s, e := v.offs[i], v.offs[i+1]
+		var b uint64
+		if int(s) <= len(data)-8 {
+			x := load8(unsafe.Add(base, s)) & mask
+			if x&high == 0 {
+				letters := (x + (0x80-'a')*ones) &^ (x + (0x80-'z'-1)*ones) & high
+				b = isZero(x^letters>>2^want) & isNonNeg(e-s-k)
+			} else {
+				b = slow(i)
+			}
+		} else {
+			b = slow(i)
+		}
+		acc |= b << (uint(i) & 63)
+		if i&63 == 63 {
+			words[i>>6] = acc
+			acc = 0
+		}
+	}
+	if n&63 != 0 {
+		words[n>>6] = acc
+	}
+}
+
+// matchWords applies m to the rows of v (already folded for ILIKE), with the
+// loop of its shape.
+func matchWords(words []uint64, n int, v bytesView, m *matcher) {
+	switch m.kind {
+	case matchPrefix:
+		matchPrefixWords(words, v, m.lit)
+	case matchSuffix:
+		matchSuffixWords(words, v, m.lit)
+	case matchExact:
+		matchExactWords(words, v, m.lit)
+	case matchContains:
+		matchContainsWords(words, v, m.lit)
+	default:
+		FillBits(words, n, func(i int) bool { return m.matchGeneral(v.at(i)) })
+	}
+}
+
+// matchFoldWords applies an ILIKE matcher to every row of values that are
+// not all ASCII. When the literal of
 // a prefix, suffix or exact pattern is ASCII, a row whose compared bytes are
 // ASCII is compared in place through the folding table; other rows are
 // folded whole first. (Folding never lengthens a string: an orbit's

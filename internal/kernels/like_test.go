@@ -383,8 +383,9 @@ func benchLikeFold(b *testing.B, pattern string, fold bool) {
 
 // TestLikeLiteralLoops checks the word-at-a-time loops of the literal
 // shapes (prefix, suffix, exact, contains) against strings.HasPrefix and
-// friends, over arrays long enough to span several bitmap words and slices
-// starting anywhere, literals shorter and longer than a load.
+// friends (and ILIKE against refLike), over arrays long enough to span
+// several bitmap words and slices starting anywhere, literals shorter and
+// longer than a load, values mostly but not all ASCII.
 func TestLikeLiteralLoops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	mem := checkedMem(t)
@@ -392,9 +393,15 @@ func TestLikeLiteralLoops(t *testing.T) {
 	for i := range values {
 		b := make([]byte, rng.IntN(12))
 		for j := range b {
-			b[j] = "ab"[rng.IntN(2)]
+			b[j] = "abAB"[rng.IntN(4)]
 		}
 		values[i] = string(b)
+		if rng.IntN(8) == 0 {
+			values[i] = strings.Replace(values[i], "b", "\u212A", 1) // folds to K, not to B
+		}
+		if rng.IntN(8) == 0 {
+			values[i] = strings.Replace(values[i], "a", "ſ", 1)
+		}
 	}
 	sb := array.NewStringBuilder(mem)
 	sb.AppendValues(values, nil)
@@ -407,7 +414,7 @@ func TestLikeLiteralLoops(t *testing.T) {
 				continue
 			}
 			arr := array.NewSlice(full, int64(lo), int64(hi))
-			for _, lit := range []string{"", "a", "ab", "abba", "aaaaaaa", "abababab", "ababababa", "bbbbbbbbbbb"} {
+			for _, lit := range []string{"", "a", "ab", "aBba", "aaaaaaa", "abABabab", "ababababa", "bbbbbbbbbbb", "k", "S"} {
 				for _, c := range []struct {
 					pattern string
 					ref     func(s, lit string) bool
@@ -425,6 +432,17 @@ func TestLikeLiteralLoops(t *testing.T) {
 					for i := range arr.Len() {
 						if want := c.ref(values[lo+i], lit); res.Value(i) != want {
 							t.Errorf("rows [%d, %d): %q LIKE %q = %v, want %v", lo, hi, values[lo+i], c.pattern, res.Value(i), want)
+						}
+					}
+					got.Release()
+					got, err = Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String(c.pattern), arr.Len()), false, true, boolNN)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res = got.Array().(*array.Boolean)
+					for i := range arr.Len() {
+						if want := refLike([]rune(values[lo+i]), []rune(c.pattern), true); res.Value(i) != want {
+							t.Errorf("rows [%d, %d): %q ILIKE %q = %v, want %v", lo, hi, values[lo+i], c.pattern, res.Value(i), want)
 						}
 					}
 					got.Release()
