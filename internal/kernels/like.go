@@ -22,7 +22,9 @@ package kernels
 // characters are equal when unicode.SimpleFold cycles one to the other
 // ('k', 'K' and the Kelvin sign 'K' are all equal). Both the pattern and
 // each value are mapped to one representative per folding orbit, then
-// matched as with LIKE; ASCII values take a table-driven fast path.
+// matched as with LIKE. A value buffer that is all ASCII is folded at once,
+// eight bytes at a time, and matched with the LIKE loops; a prefix of up to
+// 8 ASCII bytes is compared with one load per row.
 
 import (
 	"bytes"
