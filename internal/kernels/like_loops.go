@@ -381,4 +381,3 @@ func matchContainsWords(words []uint64, v bytesView, lit string) {
 		}
 	}
 }
-
