@@ -186,3 +186,32 @@ func BenchmarkFilter(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(benchRows), "ns/row")
 }
+
+// BenchmarkCompareScalarSmall and BenchmarkCompareScalarKernelSmall: the
+// same over 1024 rows, where the evaluator's fixed cost per call shows.
+func BenchmarkCompareScalarSmall(b *testing.B) {
+	input := benchInts(memory.NewGoAllocator(), 1024)
+	defer input.Release()
+	bound := benchBind(b, expr.Gt(a, expr.Lit(int64(500))), input)
+	runEval(b, bound, input, 1024)
+}
+
+func BenchmarkCompareScalarKernelSmall(b *testing.B) {
+	mem := memory.NewGoAllocator()
+	input := benchInts(mem, 1024)
+	defer input.Release()
+	col := input.(*array.Struct).Field(0)
+	args := []datum.Datum{datum.FromArray(col, dtype.Primitive(dtype.I64, true)), datum.FromScalar(scalar.Int64(500), 1024)}
+	k := fn.Gt.(fn.Kernel)
+	ctx := &fn.Context{Mem: mem}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		out, err := k.Eval(ctx, args, dtype.Bool(true))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1024, "ns/row")
+}

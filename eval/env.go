@@ -121,7 +121,7 @@ type binding struct {
 	ready  bool
 	src    *binding
 	at     *env // the env whose indices gather src
-	fields map[string]*binding
+	fields []*binding // the bindings of fields read so far (their name set)
 }
 
 // ready makes a binding holding d (whose reference it takes over).
@@ -165,8 +165,10 @@ func (b *binding) isScalar() bool {
 // field is the binding of field name of a struct binding, whose dtype is
 // t (the get_item node's).
 func (b *binding) field(mem memory.Allocator, name string, t dtype.DType) (*binding, error) {
-	if f, ok := b.fields[name]; ok {
-		return f, nil
+	for _, f := range b.fields {
+		if f.name == name {
+			return f, nil
+		}
 	}
 	var f *binding
 	if b.ready {
@@ -174,18 +176,15 @@ func (b *binding) field(mem memory.Allocator, name string, t dtype.DType) (*bind
 		if err != nil {
 			return nil, err
 		}
-		f = &binding{dt: t, n: b.n, d: d, ready: true}
+		f = &binding{name: name, dt: t, n: b.n, d: d, ready: true}
 	} else {
 		sf, err := b.src.field(mem, name, t)
 		if err != nil {
 			return nil, err
 		}
-		f = &binding{dt: t, n: b.n, src: sf, at: b.at}
+		f = &binding{name: name, dt: t, n: b.n, src: sf, at: b.at}
 	}
-	if b.fields == nil {
-		b.fields = map[string]*binding{}
-	}
-	b.fields[name] = f
+	b.fields = append(b.fields, f)
 	return f, nil
 }
 

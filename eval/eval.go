@@ -176,24 +176,36 @@ func checkDatum(what string, d datum.Datum, want dtype.DType) error {
 		}
 		return nil
 	}
-	got, err := dtype.FromArrow(d.Array().DataType(), true)
-	if err != nil {
-		return fmt.Errorf("eval: %s: %w", what, err)
-	}
-	if !got.EqualIgnoreNullability(want) {
-		return fmt.Errorf("eval: %s has Arrow type %s (%s), the expression was bound with %s", what, d.Array().DataType(), got.AsNonNullable(), want)
+	if !holdsType(d.Array().DataType(), want) {
+		return fmt.Errorf("eval: %s has Arrow type %s, the expression was bound with %s", what, d.Array().DataType(), want)
 	}
 	return nil
 }
 
-// holdsType reports whether an array of Arrow type at can hold values of
-// t: the Arrow type of t, nested nullability aside.
+// holdsType reports whether an array of Arrow type at holds values of t:
+// the Arrow type of t, nested nullability aside. It allocates nothing for
+// nested types.
 func holdsType(at arrow.DataType, t dtype.DType) bool {
-	if arrow.TypeEqual(at, dtype.ToArrow(t)) {
+	switch t.Kind() {
+	case dtype.KindStruct:
+		st, ok := at.(*arrow.StructType)
+		if !ok || st.NumFields() != len(t.Fields()) {
+			return false
+		}
+		for i, f := range t.Fields() {
+			if af := st.Field(i); af.Name != f.Name || !holdsType(af.Type, f.Type) {
+				return false
+			}
+		}
 		return true
+	case dtype.KindList:
+		lt, ok := at.(*arrow.ListType)
+		return ok && holdsType(lt.Elem(), t.Elem())
+	case dtype.KindFixedSizeList:
+		lt, ok := at.(*arrow.FixedSizeListType)
+		return ok && int(lt.Len()) == t.Size() && holdsType(lt.Elem(), t.Elem())
 	}
-	got, err := dtype.FromArrow(at, true)
-	return err == nil && got.EqualIgnoreNullability(t)
+	return arrow.TypeEqual(at, dtype.ToArrow(t))
 }
 
 // rebroadcast is d with n rows when it is a scalar, d itself otherwise.
@@ -420,7 +432,7 @@ type analysis struct {
 // a kernel fails here, before any work) and finds the type of $ and the
 // free variables.
 func analyze(b *expr.Bound) (analysis, error) {
-	a := analysis{free: map[string]dtype.DType{}}
+	var a analysis
 	type item struct {
 		b     *expr.Bound
 		bound []string // lambda parameters in scope
@@ -443,6 +455,9 @@ func analyze(b *expr.Bound) (analysis, error) {
 			}
 			if t, ok := a.free[n.Name()]; ok && !t.EqualIgnoreNullability(n.DType()) {
 				return a, fmt.Errorf("eval: the tree reads variable %q as both %s and %s", n.Name(), t, n.DType())
+			}
+			if a.free == nil {
+				a.free = map[string]dtype.DType{}
 			}
 			a.free[n.Name()] = n.DType()
 			continue
