@@ -120,7 +120,7 @@ type binding struct {
 	d      datum.Datum
 	ready  bool
 	src    *binding
-	at     *env // the env whose indices gather src
+	at     *env       // the env whose indices gather src
 	fields []*binding // the bindings of fields read so far (their name set)
 }
 
