@@ -206,6 +206,22 @@ func TestListElement(t *testing.T) {
 
 func TestListErrors(t *testing.T) {
 	mem := checkedMem(t)
+	// Decreasing offsets, which Arrow does not check when an array is made.
+	values := fromJSON(t, mem, i32N, `[1, 2, 3]`)
+	defer values.Release()
+	offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 3, 1}))
+	lt := arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
+	ld := array.NewData(lt, 2, []*memory.Buffer{nil, offs}, []arrow.ArrayData{values.Data()}, 0, 0)
+	bad := array.MakeFromData(ld)
+	ld.Release()
+	defer bad.Release()
+	if got, err := ListContains(mem, datum.FromArray(bad, ty("list<i32?>")), datum.FromScalar(scalar.Int32(1), 2), boolNN); err == nil || !strings.Contains(err.Error(), "decrease") {
+		if err == nil {
+			got.Release()
+		}
+		t.Errorf("list_contains over decreasing offsets: error %v", err)
+	}
+
 	notList := fromJSON(t, mem, i32N, `[1]`)
 	defer notList.Release()
 	d := datum.FromArray(notList, i32N)

@@ -290,34 +290,44 @@ func TestIntArgErrors(t *testing.T) {
 	}
 }
 
-// TestMalformedStrings checks that an array whose offsets point outside its
-// data is an error, not a panic.
+// TestMalformedStrings checks that arrays whose offsets point outside their
+// data or decrease (which Arrow does not check when an array is made) are
+// errors, not panics.
 func TestMalformedStrings(t *testing.T) {
 	mem := checkedMem(t)
-	offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{-1, 2, 3}))
-	data := memory.NewBufferBytes([]byte("abc"))
-	d := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
-	defer d.Release()
-	arr := array.NewStringData(d)
-	defer arr.Release()
-	for name, call := range map[string]func() (datum.Datum, error){
-		"lower":  func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
-		"length": func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
-		"substring": func() (datum.Datum, error) {
-			return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str)
-		},
-		"like": func() (datum.Datum, error) {
-			return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN)
-		},
-		"concat": func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
+	for _, tc := range []struct {
+		offs []int32
+		want string
+	}{
+		{[]int32{-1, 2, 3}, "outside"},
+		{[]int32{0, 3, 1}, "decrease"},
+		{[]int32{0, 12, 10}, "decrease"},
 	} {
-		got, err := call()
-		if err == nil {
-			got.Release()
-			t.Errorf("%s: no error for offsets past the data", name)
-		} else if !strings.Contains(err.Error(), "outside") {
-			t.Errorf("%s: error %q", name, err)
+		offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(tc.offs))
+		data := memory.NewBufferBytes([]byte("abcdefghijkl"))
+		d := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
+		arr := array.NewStringData(d)
+		d.Release()
+		for name, call := range map[string]func() (datum.Datum, error){
+			"lower":  func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
+			"length": func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
+			"substring": func() (datum.Datum, error) {
+				return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str)
+			},
+			"like": func() (datum.Datum, error) {
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN)
+			},
+			"concat": func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
+		} {
+			got, err := call()
+			if err == nil {
+				got.Release()
+				t.Errorf("%s of offsets %v: no error", name, tc.offs)
+			} else if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s of offsets %v: error %q, want one saying %q", name, tc.offs, err, tc.want)
+			}
 		}
+		arr.Release()
 	}
 }
 
