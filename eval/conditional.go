@@ -137,17 +137,16 @@ func (ev *evaluator) evalRows(e *env, r rows, b *expr.Bound) (part, error) {
 // on the masked rows (maskSafe), and every value it reads from e is an
 // array, which masking can null out.
 func (ev *evaluator) maskable(e *env, b *expr.Bound) bool {
-	if safe, ok := ev.safe[b]; ok && !safe {
-		return false
-	} else if !ok {
+	safe, known := ev.safe[b]
+	if !known {
 		safe, _ = maskSafe(b)
 		if ev.safe == nil {
 			ev.safe = map[*expr.Bound]bool{}
 		}
 		ev.safe[b] = safe
-		if !safe {
-			return false
-		}
+	}
+	if !safe {
+		return false
 	}
 	r := ev.refsOf(b)
 	if r.root && (e.root == nil || e.root.isScalar()) {
