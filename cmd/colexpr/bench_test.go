@@ -16,7 +16,7 @@ import (
 func BenchmarkQueryParquet(b *testing.B) {
 	const rows = 200_000
 	path := filepath.Join(b.TempDir(), "lineitem.parquet")
-	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, 128*1024, path); err != nil {
+	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, demo.ReaderOptions{BatchSize: defaultRowGroupSize}, path); err != nil {
 		b.Fatal(err)
 	}
 	for _, format := range formats {

@@ -150,6 +150,18 @@ var cliCases = []cliCase{
 	{name: "limit_spanning_batches", args: []string{"query", "--demo-rows", "5000", "--batch-size", "100", "--threads", "3", "--where", "l_quantity < 24 AND l_shipmode IN ('AIR', 'MAIL')", "--select", "l_orderkey, l_shipmode", "--limit", "40"}},
 	{name: "demo_jsonl", args: []string{"query", "--demo-rows", "3", "--format", "jsonl"}},
 
+	// Row groups skipped by their statistics (the fixture's row groups hold
+	// ids 1–4 and 5–6).
+	{name: "stats_skip", args: []string{"query", "--stats", "--where", "id > 4", "--select", "id, name", "$DIR/fixture.parquet"}},
+	{name: "stats_no_prune", args: []string{"query", "--stats", "--no-prune", "--where", "id > 4", "--select", "id, name", "$DIR/fixture.parquet"}},
+	{name: "stats_all_skipped", args: []string{"query", "--stats", "--format", "csv", "--where", "id > 100 OR small IS NULL AND id < 0", "$DIR/fixture.parquet"}},
+	{name: "stats_none_skipped", args: []string{"query", "--stats", "--format", "csv", "--where", "flag", "--select", "id", "$DIR/fixture.parquet"}},
+	{name: "stats_is_null", args: []string{"query", "--stats", "--format", "csv", "--where", "small IS NULL", "--select", "id, small", "$DIR/fixture.parquet"}},
+	{name: "stats_float", args: []string{"query", "--stats", "--format", "csv", "--where", "x < 0", "--select", "id, x", "$DIR/fixture.parquet"}},
+	{name: "stats_string", args: []string{"query", "--stats", "--format", "csv", "--where", "name LIKE 'pla%' OR pt.b = 'zzz'", "--select", "id, name", "$DIR/fixture.parquet"}},
+	{name: "stats_not_parquet", args: []string{"query", "--stats", "--where", "id > 4", "--select", "id", "$DIR/fixture.csv"}},
+	{name: "err_after_skipped_group", args: []string{"query", "--where", "id >= 5", "--select", "CAST(name AS i64)", "$DIR/fixture.parquet"}, exit: 1},
+
 	// explain over the demo schema.
 	{name: "explain_tpch", args: []string{"explain", "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07"}},
 	{name: "explain_price", args: []string{"explain", "l_extendedprice * (1 - l_discount) > 1000 AND l_shipdate >= DATE '1995-01-01'"}},
@@ -195,6 +207,11 @@ var cliCases = []cliCase{
 	{name: "usage_explain_no_expr", args: []string{"explain"}, exit: 2},
 	{name: "usage_demo_no_out", args: []string{"demo", "--rows", "10"}, exit: 2},
 	{name: "usage_bad_threads", args: []string{"query", "--threads", "0"}, exit: 2},
+	{name: "usage_demo_group_flags", args: []string{"demo", "--row-groups", "4", "--row-group-size", "100", "--out", "$DIR/x.parquet"}, exit: 2},
+	{name: "usage_demo_too_many_groups", args: []string{"demo", "--rows", "10", "--row-groups", "11", "--out", "$DIR/x.parquet"}, exit: 2},
+	{name: "usage_demo_sort_list", args: []string{"demo", "--sort", "l_tags", "--out", "$DIR/x.parquet"}, exit: 2},
+	{name: "help_demo", args: []string{"help", "demo"}},
+	{name: "help_explain", args: []string{"explain", "--help"}},
 	{name: "help", args: []string{"help"}},
 	{name: "help_query", args: []string{"query", "-h"}},
 }

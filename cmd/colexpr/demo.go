@@ -17,9 +17,10 @@ import (
 
 var demoCommand = &command{
 	name:     "demo",
-	synopsis: "demo [--rows N] --out FILE.parquet",
+	synopsis: "demo [--rows N] [--sort COLUMN] [--row-groups N] --out FILE.parquet",
 	summary:  "write the demo table to a Parquet file",
-	usage: `Usage: colexpr demo [--rows N] [--seed S] [--row-group-size N] --out FILE.parquet
+	usage: `Usage: colexpr demo [--rows N] [--seed S] [--sort COLUMN]
+                    [--row-group-size N | --row-groups N] --out FILE.parquet
 
 Writes the built-in demo table, a seeded imitation of TPC-H's lineitem with
 two nested columns, to a Parquet file (Snappy-compressed, with statistics).
@@ -27,22 +28,37 @@ The same rows and seed always give the same data.
 
   --rows N             rows to write (default 1000000)
   --seed S             the seed (default: the one query uses for the demo table)
+  --sort COLUMN        sort the rows by COLUMN, ascending (ties in table order):
+                       any integer, decimal, date or string column
   --row-group-size N   rows per row group (default 131072)
+  --row-groups N       write exactly N row groups of about rows/N rows each
   --out FILE.parquet   the file to write; it is replaced only once complete
+
+Sorted data in many row groups is what lets query skip row groups by their
+statistics, for example:
+  colexpr demo --sort l_shipdate --row-groups 100 --out lineitem.parquet
+  colexpr query --stats --where "l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31'" lineitem.parquet
 `,
 	run: runDemo,
 }
+
+// defaultRowGroupSize is the rows per row group of the demo file.
+const defaultRowGroupSize = 128 * 1024
 
 func runDemo(e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	rows := fs.Int64("rows", demo.DefaultRows, "")
 	seed := fs.Uint64("seed", demo.DefaultSeed, "")
-	rowGroup := fs.Int("row-group-size", 128*1024, "")
+	rowGroup := fs.Int("row-group-size", defaultRowGroupSize, "")
+	groups := fs.Int("row-groups", 0, "")
+	sortBy := fs.String("sort", "", "")
 	out := fs.String("out", "", "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case len(pos) > 0:
 		return usagef("unexpected argument %q (the file goes after --out)", pos[0])
@@ -54,13 +70,23 @@ func runDemo(e *env, args []string) error {
 		return usagef("--rows must not be negative, got %d", *rows)
 	case *rowGroup < 1:
 		return usagef("--row-group-size must be at least 1, got %d", *rowGroup)
+	case set["row-groups"] && set["row-group-size"]:
+		return usagef("--row-groups and --row-group-size cannot be used together")
+	case set["row-groups"] && *groups < 1:
+		return usagef("--row-groups must be at least 1, got %d", *groups)
+	case set["row-groups"] && int64(*groups) > *rows:
+		return usagef("--row-groups %d is more than the %d rows: a row group would be empty", *groups, *rows)
+	case set["sort"] && !contains(demo.SortColumns(), *sortBy):
+		return usagef("--sort %q: not a column the demo table can be sorted by; use one of %s", *sortBy, strings.Join(demo.SortColumns(), ", "))
 	}
-	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, *rowGroup, *out)
+	o := demo.ReaderOptions{BatchSize: *rowGroup, Batches: *groups, SortBy: *sortBy}
+	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out)
 }
 
-// writeDemo writes t to path as Parquet, one row group per rowGroup rows,
-// through a temporary file renamed into place at the end.
-func writeDemo(mem memory.Allocator, t demo.Table, rowGroup int, path string) (err error) {
+// writeDemo writes t to path as Parquet, one row group per batch of the
+// reader o describes, through a temporary file renamed into place at the
+// end.
+func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -71,17 +97,24 @@ func writeDemo(mem memory.Allocator, t demo.Table, rowGroup int, path string) (e
 			os.Remove(tmp.Name())
 		}
 	}()
+	// A row group per batch: FileWriter.Write starts a new row group for
+	// each batch no longer than this.
+	maxGroup := int64(o.BatchSize)
+	if o.Batches > 0 {
+		maxGroup = (t.Rows + int64(o.Batches) - 1) / int64(o.Batches)
+	}
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(int64(rowGroup)),
-		parquet.WithCreatedBy("colexpr demo"),
+		parquet.WithMaxRowGroupLength(max(maxGroup, 1)),
+		// arrow-go names itself, with the build: readers know what it writes.
+		parquet.WithCreatedBy(parquet.DefaultCreatedBy+" (build colexpr demo)"),
 	)
 	w, err := pqarrow.NewFileWriter(demo.Schema(), tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	rr, err := t.NewReader(mem, rowGroup)
+	rr, err := t.NewReaderWith(mem, o)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/partition"
+	"github.com/colexpr/colexpr/prune"
 )
 
 var explainCommand = &command{
@@ -28,6 +30,11 @@ table), stage by stage:
   optimized     the optimized expression and its tree
   partitions    the expression split by column, as a reader pushes it down
   columns read  the columns (and struct fields) a scan would read
+  falsifier     for a predicate: the expression over a row group's statistics
+                (minimum, maximum and null count of each column, row count)
+                that is true only when no row of the group can satisfy EXPR,
+                and the layout of those statistics; query skips the Parquet
+                row groups where it is true
 
 Write "--" before an expression that starts with "-".
 `,
@@ -119,7 +126,26 @@ func explain(src string, s *schemaScope) (string, error) {
 		cols = []string{"(none)"}
 	}
 	section("columns read", strings.Join(cols, ", "))
+	section("falsifier", falsifierLines(st.optimized, s)...)
 	return b.String(), nil
+}
+
+// falsifierLines describes the falsifier of a predicate for explain.
+func falsifierLines(pred *expr.Bound, s *schemaScope) []string {
+	if t := pred.DType(); !t.IsBool() {
+		return []string{"(none: the expression has type " + t.String() + ", not bool)"}
+	}
+	p, err := prune.Falsifier(pred, s.scope())
+	if err != nil {
+		return []string{"(none: " + err.Error() + ")"}
+	}
+	if p.Inconclusive() {
+		return []string{"false (no statistics can rule out a row: nothing is skipped)"}
+	}
+	return []string{
+		p.Expr.String(),
+		"statistics: " + p.Stats.String(),
+	}
 }
 
 // abbreviateRoot shortens the lines of a tree that print the whole input

@@ -25,6 +25,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/prune"
 )
 
 // The readers. Each input is opened once to learn its schema, then scanned
@@ -36,11 +37,29 @@ type source struct {
 	// name is how messages refer to the input: the file name, or "the demo table".
 	name   string
 	schema *arrow.Schema
-	// open starts a scan of the top-level fields with the given indices (in
-	// schema order; nil reads every field). Batches hold at most about
-	// batchSize rows. threads is how many goroutines the reader may use.
-	open  func(fields []int, batchSize, threads int) (scanner, error)
+	// open starts a scan.
+	open  func(spec scanSpec) (scanner, error)
 	close func() error
+	// rowGroups is set for inputs made of row groups with statistics
+	// (Parquet): the row count of each group.
+	rowGroups []int64
+	// groupStats gives the statistics of the columns cols in every row
+	// group. An error means the file's statistics cannot be read; the
+	// file itself may still be.
+	groupStats func(cols []prune.Column) ([]prune.ChunkStats, error)
+}
+
+// scanSpec says what a scan reads.
+type scanSpec struct {
+	// fields are the indices of the top-level fields to read, in schema
+	// order; nil reads every field.
+	fields []int
+	// batchSize is about the most rows a batch holds; threads is how many
+	// goroutines the reader may use.
+	batchSize, threads int
+	// groups, when not nil, are the row groups to read, in order (inputs
+	// with rowGroups only).
+	groups []int
 }
 
 // scanner reads batches.
@@ -106,12 +125,12 @@ func demoSource(mem memory.Allocator, rows int64) *source {
 	return &source{
 		name:   "the demo table",
 		schema: demo.Schema(),
-		open: func(fields []int, batchSize, threads int) (scanner, error) {
-			rr, err := t.NewReader(mem, batchSize)
+		open: func(spec scanSpec) (scanner, error) {
+			rr, err := t.NewReader(mem, spec.batchSize)
 			if err != nil {
 				return nil, err
 			}
-			return &recordReaderScan{rr: rr, fields: fields, total: rows}, nil
+			return &recordReaderScan{rr: rr, fields: spec.fields, total: rows}, nil
 		},
 		close: func() error { return nil },
 	}
@@ -223,20 +242,48 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 		pf.Close()
 		return nil, fileError(path, "cannot read its schema", err)
 	}
-	total := pf.NumRows()
+	groups := make([]int64, pf.NumRowGroups())
+	for i := range groups {
+		groups[i] = pf.MetaData().RowGroup(i).NumRows()
+	}
+	var raw [][]rawStats
+	var rawErr error
+	rawRead := false
 	return &source{
-		name:   path,
-		schema: sc,
-		open: func(fields []int, batchSize, threads int) (scanner, error) {
+		name:      path,
+		schema:    sc,
+		rowGroups: groups,
+		groupStats: func(cols []prune.Column) ([]prune.ChunkStats, error) {
+			if !rawRead {
+				rawRead = true
+				raw, rawErr = parquetFooterStats(f)
+			}
+			if rawErr != nil {
+				return nil, fmt.Errorf("%s: the row group statistics cannot be read: %w", path, rawErr)
+			}
+			return rowGroupStats(pf, fr.Manifest, raw, cols), nil
+		},
+		open: func(spec scanSpec) (scanner, error) {
+			var total int64
+			if spec.groups == nil {
+				total = pf.NumRows()
+			} else {
+				for _, g := range spec.groups {
+					total += groups[g]
+				}
+				if len(spec.groups) == 0 {
+					return emptyScan{}, nil
+				}
+			}
 			var leaves []int
-			if fields != nil {
-				for _, i := range fields {
+			if spec.fields != nil {
+				for _, i := range spec.fields {
 					leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
 				}
 			}
-			fr.Props.BatchSize = int64(batchSize)
-			fr.Props.Parallel = threads > 1 // decode the columns concurrently
-			rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+			fr.Props.BatchSize = int64(spec.batchSize)
+			fr.Props.Parallel = spec.threads > 1 // decode the columns concurrently
+			rr, err := fr.GetRecordReader(context.Background(), leaves, spec.groups)
 			if err != nil {
 				return nil, fileError(path, "cannot read", err)
 			}
@@ -245,6 +292,28 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 		close: pf.Close,
 	}, nil
 }
+
+// parquetFooterStats reads the statistics of every column chunk from the
+// footer of the Parquet file f.
+func parquetFooterStats(f *os.File) ([][]rawStats, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	footer, err := readFooter(f, st.Size())
+	if err != nil {
+		return nil, err
+	}
+	return footerStats(footer)
+}
+
+// emptyScan has no rows: the scan of a file whose row groups were all
+// skipped.
+type emptyScan struct{}
+
+func (emptyScan) Next() (arrow.RecordBatch, error) { return nil, nil }
+func (emptyScan) Progress() float64                { return 1 }
+func (emptyScan) Close()                           {}
 
 // appendLeaves appends the Parquet leaf column indices under field.
 func appendLeaves(leaves []int, field *pqarrow.SchemaField) []int {
@@ -267,8 +336,8 @@ func openIPCFile(mem memory.Allocator, path string, f *os.File) (*source, error)
 	return &source{
 		name:   path,
 		schema: r.Schema(),
-		open: func(fields []int, batchSize, threads int) (scanner, error) {
-			return &ipcFileScan{r: r, fields: fields, path: path}, nil
+		open: func(spec scanSpec) (scanner, error) {
+			return &ipcFileScan{r: r, fields: spec.fields, path: path}, nil
 		},
 		close: func() error { r.Close(); return f.Close() },
 	}, nil
@@ -313,12 +382,12 @@ func openIPCStream(mem memory.Allocator, path string, f *os.File) (*source, erro
 	return &source{
 		name:   path,
 		schema: r.Schema(),
-		open: func(fields []int, batchSize, threads int) (scanner, error) {
+		open: func(spec scanSpec) (scanner, error) {
 			if used {
 				return nil, fmt.Errorf("%s: a stream can be scanned once", path)
 			}
 			used = true
-			return &recordReaderScan{rr: r, fields: fields, total: -1, bytes: cr, path: path}, nil
+			return &recordReaderScan{rr: r, fields: spec.fields, total: -1, bytes: cr, path: path}, nil
 		},
 		close: func() error {
 			if !used {
@@ -385,17 +454,17 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 	return &source{
 		name:   path,
 		schema: sc,
-		open: func(fields []int, batchSize, threads int) (scanner, error) {
+		open: func(spec scanSpec) (scanner, error) {
 			if used {
 				return nil, fmt.Errorf("%s: a CSV file can be scanned once", path)
 			}
 			used = true
 			rr := arrowcsv.NewReader(replay, sc,
 				arrowcsv.WithHeader(true),
-				arrowcsv.WithChunk(batchSize),
+				arrowcsv.WithChunk(spec.batchSize),
 				arrowcsv.WithNullReader(true, ""),
 				arrowcsv.WithAllocator(mem))
-			return &csvScan{recordReaderScan{rr: rr, fields: fields, schema: sc, total: -1, bytes: cr, path: path}}, nil
+			return &csvScan{recordReaderScan{rr: rr, fields: spec.fields, schema: sc, total: -1, bytes: cr, path: path}}, nil
 		},
 		close: f.Close,
 	}, nil

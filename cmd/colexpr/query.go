@@ -37,13 +37,19 @@ the --select expressions.
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
   --batch-size N      rows per batch (default 32768)
   --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
+  --stats             print to stderr how many Parquet row groups were read and
+                      how many were skipped by their statistics
+  --no-prune          read every row group, whatever their statistics say
 
 FILE is a .parquet, .arrow/.feather (Arrow IPC file), .arrows (Arrow IPC
 stream) or .csv file (a header row; types inferred from the first 1000 rows).
+Of a Parquet file, the row groups whose statistics (minimum, maximum, null
+count) prove that no row satisfies --where are not read at all.
 
 Examples:
   colexpr query --where "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07" --limit 5
   colexpr query --select "l_orderkey, l_extendedprice * (1 - l_discount) AS price" --format csv data.parquet
+  colexpr query --stats --where "l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31'" lineitem.parquet
 `,
 	run: runQuery,
 }
@@ -60,6 +66,8 @@ type queryOptions struct {
 	threads, batchSize     int
 	demoRows               int64
 	file                   string
+	// stats prints the row groups read and skipped; noPrune reads them all.
+	stats, noPrune bool
 }
 
 func runQuery(e *env, args []string) error {
@@ -72,6 +80,8 @@ func runQuery(e *env, args []string) error {
 	fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "")
 	fs.IntVar(&o.batchSize, "batch-size", defaultBatchSize, "")
 	fs.Int64Var(&o.demoRows, "demo-rows", demo.DefaultRows, "")
+	fs.BoolVar(&o.stats, "stats", false, "")
+	fs.BoolVar(&o.noPrune, "no-prune", false, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -149,6 +159,9 @@ type queryPlan struct {
 	fields  []int // the input's fields to read
 	mem     memory.Allocator
 	sink    sink
+	// rows maps the rows read to the rows of the file, when row groups
+	// were skipped (nil: they are the same).
+	rows *rowMap
 }
 
 func query(e *env, mem memory.Allocator, o queryOptions) error {
@@ -271,7 +284,9 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return err
 	}
 
-	scan, err := src.open(fields, o.batchSize, o.threads)
+	groups := planRowGroups(src, where, full, o.noPrune, mem)
+	plan.rows = groups.rows
+	scan, err := src.open(scanSpec{fields: fields, batchSize: o.batchSize, threads: o.threads, groups: groups.read})
 	if err != nil {
 		return err
 	}
@@ -292,6 +307,9 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	}
 	err = p.run()
 	prog.finish()
+	if o.stats {
+		fmt.Fprint(e.stderr, groups.report(src.name))
+	}
 	if err == nil {
 		err = plan.sink.finish()
 	}
@@ -399,8 +417,8 @@ func (q *queryPlan) rowError(err error, b batch, what string, mapRow func(int) i
 			msg = fe.Fn + ": " + fe.Err.Error()
 		}
 		if row >= 0 {
-			return fmt.Errorf("%s: row %d: %s (in `%s`, %s)", q.name, b.offset+int64(row)+1, msg, ee.Expr, what)
+			return fmt.Errorf("%s: row %d: %s (in `%s`, %s)", q.name, q.rows.file(b.offset+int64(row))+1, msg, ee.Expr, what)
 		}
 	}
-	return fmt.Errorf("%s: rows %d to %d: %s: %w", q.name, b.offset+1, b.offset+b.rec.NumRows(), what, err)
+	return fmt.Errorf("%s: rows %d to %d: %s: %w", q.name, q.rows.file(b.offset)+1, q.rows.file(b.offset+b.rec.NumRows()-1)+1, what, err)
 }

@@ -470,6 +470,9 @@ func TestQueryNoLeaks(t *testing.T) {
 		{"overflow", queryOptions{file: files[".parquet"], format: "jsonl", selects: "big * 1000"}, true},
 		{"overflow after rows", queryOptions{file: files[".parquet"], format: "csv", selects: "big * 1000", batchSize: 1}, true},
 		{"bad column", queryOptions{file: files[".parquet"], format: "csv", where: "nope"}, true},
+		{"parquet pruned", queryOptions{file: files[".parquet"], format: "jsonl", where: "id > 4 AND name LIKE 'x%' OR small IS NULL", stats: true}, false},
+		{"parquet all pruned", queryOptions{file: files[".parquet"], format: "arrow", where: "id > 100", stats: true}, false},
+		{"parquet pruned, then an error", queryOptions{file: files[".parquet"], format: "csv", where: "id >= 5", selects: "CAST(name AS i64)"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// End-to-end tests of row-group pruning: demo tables written by the
+// binary, sorted by ship date and not, in many row groups, queried with and
+// without pruning.
+
+var (
+	pruneFilesOnce sync.Once
+	pruneFiles     map[string]string
+	pruneFilesErr  error
+)
+
+// prunedFiles writes, once per test run, the demo table as Parquet: sorted
+// by l_shipdate in 100 row groups (100 000 rows), and two smaller ones of
+// 30 000 rows in 50 row groups, sorted and in table order.
+func prunedFiles(t *testing.T) map[string]string {
+	t.Helper()
+	bin := colexprBinary(t)
+	dir, _ := fixtureFiles(t)
+	pruneFilesOnce.Do(func() {
+		files := map[string]string{
+			"sorted100k": filepath.Join(dir, "sorted100k.parquet"),
+			"sorted":     filepath.Join(dir, "sorted30k.parquet"),
+			"unsorted":   filepath.Join(dir, "unsorted30k.parquet"),
+		}
+		for _, args := range [][]string{
+			{"demo", "--rows", "100000", "--sort", "l_shipdate", "--row-groups", "100", "--out", files["sorted100k"]},
+			{"demo", "--rows", "30000", "--sort", "l_shipdate", "--row-groups", "50", "--out", files["sorted"]},
+			{"demo", "--rows", "30000", "--row-groups", "50", "--out", files["unsorted"]},
+		} {
+			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+				pruneFilesErr = fmt.Errorf("colexpr %s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+		pruneFiles = files
+	})
+	if pruneFilesErr != nil {
+		t.Fatal(pruneFilesErr)
+	}
+	return pruneFiles
+}
+
+var groupsLine = regexp.MustCompile(`(?m)^row groups: read (\d+), skipped (\d+) of (\d+)$`)
+
+// queryStats runs a query with --stats and returns its output and the
+// row groups read, skipped and in all.
+func queryStats(t *testing.T, args ...string) (out string, read, skipped, total int) {
+	t.Helper()
+	cmd := exec.Command(colexprBinary(t), append([]string{"query", "--stats"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("colexpr query --stats %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	m := groupsLine.FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no row group line in stderr:\n%s", stderr.String())
+	}
+	read, _ = strconv.Atoi(m[1])
+	skipped, _ = strconv.Atoi(m[2])
+	total, _ = strconv.Atoi(m[3])
+	if read+skipped != total {
+		t.Fatalf("read %d + skipped %d != %d", read, skipped, total)
+	}
+	return stdout.String(), read, skipped, total
+}
+
+// TestPruningShipDateMonth is the issue's case: a month of ship dates on a
+// file sorted by ship date in 100 row groups reads at most 3 of them, and
+// prints what reading them all prints.
+func TestPruningShipDateMonth(t *testing.T) {
+	files := prunedFiles(t)
+	where := "l_shipdate >= DATE '1995-01-01' AND l_shipdate < DATE '1995-02-01'"
+	sel := "l_orderkey, l_linenumber, l_extendedprice * (1 - l_discount) AS revenue, l_shipdate"
+	pruned, read, skipped, total := queryStats(t, "--format", "csv", "--where", where, "--select", sel, files["sorted100k"])
+	full, fullRead, _, _ := queryStats(t, "--no-prune", "--format", "csv", "--where", where, "--select", sel, files["sorted100k"])
+	if total != 100 || read > 3 || read < 1 || skipped != total-read {
+		t.Errorf("read %d, skipped %d of %d row groups; want at most 3 read of 100", read, skipped, total)
+	}
+	if fullRead != 100 {
+		t.Errorf("--no-prune read %d row groups, want 100", fullRead)
+	}
+	if pruned != full {
+		t.Errorf("the output with pruning differs from the output without")
+	}
+	if rows := strings.Count(pruned, "\n") - 1; rows < 1000 {
+		t.Errorf("%d rows shipped in January 1995 of 100 000; the test expects over 1000", rows)
+	}
+}
+
+// TestPruningKeepsResults checks, for predicates over every kind of
+// statistic, on a sorted and an unsorted file, that pruning never changes
+// the output; and that it skips row groups where the data allows it.
+func TestPruningKeepsResults(t *testing.T) {
+	files := prunedFiles(t)
+	cases := []struct {
+		name  string
+		where string
+		// mustSkip: the file ("sorted", "unsorted") on which pruning must skip something.
+		mustSkip string
+	}{
+		{"date range", "l_shipdate BETWEEN DATE '1994-03-01' AND DATE '1994-03-31'", "sorted"},
+		{"OR of ranges", "l_shipdate < DATE '1992-03-01' OR l_shipdate > DATE '1998-10-01' OR l_orderkey BETWEEN 1000 AND 2000", "sorted"},
+		{"NOT of a range", "NOT (l_shipdate >= DATE '1992-06-01')", "sorted"},
+		{"decimal", "l_extendedprice > 100000.00 OR l_quantity = 1 AND l_discount = 0.10", ""},
+		{"decimal over sorted keys", "l_orderkey < 5000 AND l_extendedprice < 2000.00", "unsorted"},
+		{"string prefix LIKE", "l_comment LIKE 'furiously%' AND l_linestatus = 'O'", "sorted"},
+		{"string equality", "l_linestatus = 'F' AND l_returnflag = 'N'", "sorted"},
+		{"string IN", "l_shipmode IN ('AIR', 'FOB') AND l_shipdate = DATE '1995-03-15'", "sorted"},
+		{"IS NULL on a nullable column", "l_dims.w IS NULL AND l_shipdate > DATE '1998-01-01'", "sorted"},
+		{"IS NOT NULL and a float range", "l_dims.h IS NOT NULL AND l_dims.h < 0.6", ""},
+		{"an integer column", "l_linenumber = 7 AND l_orderkey > 110000", "unsorted"},
+		{"nothing to prune on", "l_quantity + 1 > 50", ""},
+	}
+	sel := "l_orderkey, l_linenumber, l_shipdate, l_comment, l_dims"
+	for _, c := range cases {
+		for _, file := range []string{"sorted", "unsorted"} {
+			t.Run(c.name+"/"+file, func(t *testing.T) {
+				t.Parallel()
+				pruned, _, skipped, _ := queryStats(t, "--format", "jsonl", "--where", c.where, "--select", sel, files[file])
+				full, _, fullSkipped, _ := queryStats(t, "--no-prune", "--format", "jsonl", "--where", c.where, "--select", sel, files[file])
+				if fullSkipped != 0 {
+					t.Errorf("--no-prune skipped %d row groups", fullSkipped)
+				}
+				if pruned != full {
+					t.Errorf("pruning changed the output: %d lines, %d without pruning", strings.Count(pruned, "\n"), strings.Count(full, "\n"))
+				}
+				if pruned == "" {
+					t.Errorf("no row matches: the case tests nothing")
+				}
+				if c.mustSkip == file && skipped == 0 {
+					t.Errorf("no row group skipped")
+				}
+				if c.where == "l_quantity + 1 > 50" && skipped != 0 {
+					t.Errorf("%d row groups skipped by a predicate statistics cannot decide", skipped)
+				}
+			})
+		}
+	}
+}
+
+// TestPruningErrorsNameFileRows checks that a runtime error after skipped
+// row groups names the row of the file, as without pruning, and that
+// --limit still counts across the row groups read.
+func TestPruningErrorsNameFileRows(t *testing.T) {
+	files := prunedFiles(t)
+	bin := colexprBinary(t)
+	run := func(args ...string) string {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err == nil {
+			t.Fatalf("colexpr %s succeeded, want an error", strings.Join(args, " "))
+		}
+		return string(out)
+	}
+	args := []string{"query", "--where", "l_shipdate >= DATE '1998-06-01'", "--select", "CAST(l_shipmode AS i64)", files["sorted"]}
+	pruned := run(args...)
+	full := run(append([]string{"query", "--no-prune"}, args[1:]...)...)
+	if pruned != full {
+		t.Errorf("the error differs with pruning:\n%s\nwithout:\n%s", pruned, full)
+	}
+	if !strings.Contains(pruned, ": row ") {
+		t.Errorf("the error names no row:\n%s", pruned)
+	}
+
+	out, read, skipped, _ := queryStats(t, "--format", "csv", "--limit", "7", "--where", "l_shipdate >= DATE '1996-01-01'", "--select", "l_orderkey", files["sorted"])
+	if n := strings.Count(out, "\n") - 1; n != 7 {
+		t.Errorf("--limit 7 printed %d rows", n)
+	}
+	if skipped == 0 || read == 0 {
+		t.Errorf("read %d, skipped %d row groups: want some of each", read, skipped)
+	}
+}
