@@ -24,20 +24,27 @@ import (
 
 // matchArray applies m to every row of arr.
 func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool, ret dtype.DType) (datum.Datum, error) {
-	v, err := viewBytes(arr)
+	// The offsets are checked as they are used: by the literal loops in
+	// passing, by the others before they start.
+	v, err := viewBytesUnchecked(arr)
 	if err != nil {
 		return datum.Datum{}, err
 	}
 	n := arr.Len()
 	valBuf, words := NewBits(mem, n)
+	ok := true
 	switch {
 	case m.kind == matchAll:
 		for w := range words {
 			words[w] = ^uint64(0)
 		}
-	case m.fold && m.kind == matchPrefix && len(m.lit) <= 8 && isASCII([]byte(m.lit)):
+	case !m.fold:
+		ok = matchWords(words, n, v, m)
+	case !ascending(v.offs):
+		ok = false
+	case m.kind == matchPrefix && len(m.lit) <= 8 && isASCII([]byte(m.lit)):
 		foldPrefixWords(words, v, m)
-	case m.fold && isASCII(v.span()):
+	case isASCII(v.span()):
 		// Fold every value at once (eight bytes at a time) into a scratch
 		// copy with offsets from 0, then match it as LIKE does.
 		span := v.span()
@@ -52,10 +59,12 @@ func matchArray(mem memory.Allocator, m *matcher, arr arrow.Array, negated bool,
 		matchWords(words, n, bytesView{offs: fo, data: data.Bytes()}, m)
 		data.Release()
 		offs.Release()
-	case m.fold:
-		matchFoldWords(words, n, v, m)
 	default:
-		matchWords(words, n, v, m)
+		matchFoldWords(words, n, v, m)
+	}
+	if !ok {
+		valBuf.Release()
+		return datum.Datum{}, errDecreasing(arr)
 	}
 	if negated {
 		for w := range words {
@@ -107,20 +116,26 @@ func foldPrefixWords(words []uint64, v bytesView, m *matcher) {
 }
 
 // matchWords applies m to the rows of v (already folded for ILIKE), with the
-// loop of its shape.
-func matchWords(words []uint64, n int, v bytesView, m *matcher) {
+// loop of its shape. It reports false when the offsets of v decrease.
+func matchWords(words []uint64, n int, v bytesView, m *matcher) bool {
 	switch m.kind {
 	case matchPrefix:
-		matchPrefixWords(words, v, m.lit)
+		return literalWords(words, v, m.lit, false)
+	case matchExact:
+		return literalWords(words, v, m.lit, true)
+	}
+	if !ascending(v.offs) {
+		return false
+	}
+	switch m.kind {
 	case matchSuffix:
 		matchSuffixWords(words, v, m.lit)
-	case matchExact:
-		matchExactWords(words, v, m.lit)
 	case matchContains:
 		matchContainsWords(words, v, m.lit)
 	default:
 		FillBits(words, n, func(i int) bool { return m.matchGeneral(v.at(i)) })
 	}
+	return true
 }
 
 // matchFoldWords applies an ILIKE matcher to every row of values that are
@@ -197,95 +212,96 @@ func load8(p unsafe.Pointer) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(p)[:])
 }
 
-// matchPrefixWords sets bit i when row i starts with lit.
-func matchPrefixWords(words []uint64, v bytesView, lit string) {
+// literalWords sets bit i when row i starts with lit, or with exact when
+// it equals lit. It checks that the offsets never decrease as it reads them,
+// and reports false when they do; its loads are clamped to the value
+// buffer, so even then it reads nothing outside it.
+func literalWords(words []uint64, v bytesView, lit string, exact bool) bool {
 	n, k, data := len(v.offs)-1, len(lit), v.data
 	slow := func(i int) bool {
 		s, e := int(v.offs[i]), int(v.offs[i+1])
+		if exact {
+			return e-s == k && bytesString(data[s:e]) == lit
+		}
 		return e-s >= k && bytesString(data[s:s+k]) == lit
 	}
-	if k > 8 {
+	if k > 8 || len(data) < 8 {
+		if !ascending(v.offs) {
+			return false
+		}
 		FillBits(words, n, slow)
-		return
+		return true
 	}
 	fast := n // rows [0, fast) start at least 8 bytes before the end
 	for fast > 0 && int(v.offs[fast-1]) > len(data)-8 {
 		fast--
 	}
-	want, mask := loadLE(lit)
-	prefixWords(words, v.offs[:fast+1], unsafe.Pointer(unsafe.SliceData(data)), want, mask, int32(k), false)
-	tailBits(words, fast, n, slow)
-}
-
-// matchExactWords sets bit i when row i equals lit.
-func matchExactWords(words []uint64, v bytesView, lit string) {
-	n, k, data := len(v.offs)-1, len(lit), v.data
-	slow := func(i int) bool {
-		s, e := int(v.offs[i]), int(v.offs[i+1])
-		return e-s == k && bytesString(data[s:e]) == lit
-	}
-	if k > 8 {
-		FillBits(words, n, slow)
-		return
-	}
-	fast := n
-	for fast > 0 && int(v.offs[fast-1]) > len(data)-8 {
-		fast--
+	if !ascending(v.offs[fast:]) { // the rows slow slices
+		return false
 	}
 	want, mask := loadLE(lit)
-	prefixWords(words, v.offs[:fast+1], unsafe.Pointer(unsafe.SliceData(data)), want, mask, int32(k), true)
+	if !prefixWords(words, v.offs[:fast+1], data, want, mask, int32(k), exact) {
+		return false
+	}
 	tailBits(words, fast, n, slow)
+	return true
 }
 
 // prefixWords is the fast loop of prefix (exact false) and exact matching
-// over the rows of offs (len(offs)-1 rows from row 0). Whole words of 64
-// rows are unrolled four rows at a time; the last partial word is not.
-func prefixWords(words []uint64, offs []int32, data unsafe.Pointer, want, mask uint64, k int32, exact bool) {
+// over the rows of offs (len(offs)-1 rows from row 0), for data of at least
+// 8 bytes. Whole words of 64 rows are unrolled four rows at a time; the
+// last partial word is not. It reports whether the offsets never decrease.
+func prefixWords(words []uint64, offs []int32, data []byte, want, mask uint64, k int32, exact bool) bool {
 	n := len(offs) - 1
 	full := n &^ 63
+	base := unsafe.Pointer(unsafe.SliceData(data))
+	lim := uint32(len(data) - 8)
 	hit := prefixHit
 	if exact {
 		hit = exactHit
 	}
+	var down int64 // the OR of the differences of successive offsets
 	for w := 0; w < full>>6; w++ {
 		o := (*[65]int32)(offs[w*64 : w*64+65])
 		var acc uint64
-		if exact {
-			for j := 0; j < 64; j += 4 {
-				acc |= (exactHit(data, o[j], o[j+1], want, mask, k) |
-					exactHit(data, o[j+1], o[j+2], want, mask, k)<<1 |
-					exactHit(data, o[j+2], o[j+3], want, mask, k)<<2 |
-					exactHit(data, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
-			}
-		} else {
-			for j := 0; j < 64; j += 4 {
-				acc |= (prefixHit(data, o[j], o[j+1], want, mask, k) |
-					prefixHit(data, o[j+1], o[j+2], want, mask, k)<<1 |
-					prefixHit(data, o[j+2], o[j+3], want, mask, k)<<2 |
-					prefixHit(data, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
+		for j := 0; j < 64; j += 4 {
+			down |= int64(o[j+1]) - int64(o[j]) | int64(o[j+2]) - int64(o[j+1]) |
+				int64(o[j+3]) - int64(o[j+2]) | int64(o[j+4]) - int64(o[j+3])
+			if exact {
+				acc |= (exactHit(base, lim, o[j], o[j+1], want, mask, k) |
+					exactHit(base, lim, o[j+1], o[j+2], want, mask, k)<<1 |
+					exactHit(base, lim, o[j+2], o[j+3], want, mask, k)<<2 |
+					exactHit(base, lim, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
+			} else {
+				acc |= (prefixHit(base, lim, o[j], o[j+1], want, mask, k) |
+					prefixHit(base, lim, o[j+1], o[j+2], want, mask, k)<<1 |
+					prefixHit(base, lim, o[j+2], o[j+3], want, mask, k)<<2 |
+					prefixHit(base, lim, o[j+3], o[j+4], want, mask, k)<<3) << (uint(j) & 63)
 			}
 		}
 		words[w] = acc
 	}
-	if full == n {
-		return
+	if full < n {
+		var acc uint64
+		for i := full; i < n; i++ {
+			down |= int64(offs[i+1]) - int64(offs[i])
+			acc |= hit(base, lim, offs[i], offs[i+1], want, mask, k) << (uint(i) & 63)
+		}
+		words[full>>6] = acc
 	}
-	var acc uint64
-	for i := full; i < n; i++ {
-		acc |= hit(data, offs[i], offs[i+1], want, mask, k) << (uint(i) & 63)
-	}
-	words[full>>6] = acc
+	return down >= 0
 }
 
 // prefixHit is 1 when the row [s, e) of data starts with the k-byte literal
-// want (mask covering its k bytes), else 0.
-func prefixHit(data unsafe.Pointer, s, e int32, want, mask uint64, k int32) uint64 {
-	return isZero(load8(unsafe.Add(data, s))&mask^want) & isNonNeg(e-s-k)
+// want (mask covering its k bytes), else 0. The load starts at most at lim,
+// 8 bytes before the end of data, whatever s is.
+func prefixHit(data unsafe.Pointer, lim uint32, s, e int32, want, mask uint64, k int32) uint64 {
+	return wordBool(load8(unsafe.Add(data, min(uint32(s), lim)))&mask == want) & wordBool(e-s >= k)
 }
 
 // exactHit is 1 when the row [s, e) of data is the k-byte literal want.
-func exactHit(data unsafe.Pointer, s, e int32, want, mask uint64, k int32) uint64 {
-	return isZero(load8(unsafe.Add(data, s))&mask ^ want | uint64(int64(e-s-k)))
+func exactHit(data unsafe.Pointer, lim uint32, s, e int32, want, mask uint64, k int32) uint64 {
+	return wordBool(load8(unsafe.Add(data, min(uint32(s), lim)))&mask == want) & wordBool(e-s == k)
 }
 
 // tailBits sets the bits of rows [from, n) to pred, after a fast loop

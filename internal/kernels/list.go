@@ -45,7 +45,7 @@ func viewList(arr arrow.Array) (listView, error) {
 			return listView{}, fmt.Errorf("list array of %d rows at offset %d has only %d offsets", n, off, len(offs))
 		}
 		v.offs = offs[off : off+n+1]
-		if v.offs[0] < 0 || int(v.offs[n]) > v.child.Len() {
+		if v.offs[0] < 0 || v.offs[0] > v.offs[n] || int(v.offs[n]) > v.child.Len() {
 			return listView{}, fmt.Errorf("list array offsets [%d, %d] outside its %d elements", v.offs[0], v.offs[n], v.child.Len())
 		}
 		if !ascending(v.offs) {

@@ -30,8 +30,25 @@ type bytesView struct {
 }
 
 // viewBytes views a String or Binary array. An empty array gives an empty
-// view even when it has no buffers.
+// view even when it has no buffers. Malformed offsets (outside the data, or
+// decreasing) are an error.
 func viewBytes(arr arrow.Array) (bytesView, error) {
+	v, err := viewBytesUnchecked(arr)
+	if err == nil && !ascending(v.offs) {
+		err = errDecreasing(arr)
+	}
+	return v, err
+}
+
+func errDecreasing(arr arrow.Array) error {
+	return fmt.Errorf("%s array offsets decrease", arr.DataType())
+}
+
+// viewBytesUnchecked is viewBytes without the pass that checks that the
+// offsets never decrease: only the first and last are checked. The caller
+// checks the others before slicing by them (the LIKE loops do it as they
+// go, to read the offsets once).
+func viewBytesUnchecked(arr arrow.Array) (bytesView, error) {
 	n := arr.Len()
 	if n == 0 {
 		return bytesView{offs: []int32{0}}, nil
@@ -50,11 +67,8 @@ func viewBytes(arr arrow.Array) (bytesView, error) {
 	if bufs[2] != nil {
 		data = bufs[2].Bytes()
 	}
-	if offs[0] < 0 || int(offs[n]) > len(data) {
+	if offs[0] < 0 || offs[0] > offs[n] || int(offs[n]) > len(data) {
 		return bytesView{}, fmt.Errorf("%s array offsets [%d, %d] outside its %d data bytes", arr.DataType(), offs[0], offs[n], len(data))
-	}
-	if !ascending(offs) {
-		return bytesView{}, fmt.Errorf("%s array offsets decrease", arr.DataType())
 	}
 	return bytesView{offs: offs, data: data}, nil
 }
@@ -63,11 +77,12 @@ func viewBytes(arr arrow.Array) (bytesView, error) {
 // not check it when an array is made; the kernels slice (and the LIKE loops
 // load) by offsets, so a malformed array from a file must be an error, not
 // a panic or a read outside its buffer. One pass, without a branch per
-// offset: a decrease is a negative difference, whose sign bit survives the OR.
+// offset: a decrease is a negative difference (in 64 bits, so it cannot
+// wrap), whose sign bit survives the OR.
 func ascending(offs []int32) bool {
-	var acc int32
+	var acc int64
 	for i := 1; i < len(offs); i++ {
-		acc |= offs[i] - offs[i-1]
+		acc |= int64(offs[i]) - int64(offs[i-1])
 	}
 	return acc >= 0
 }

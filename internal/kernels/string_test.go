@@ -302,20 +302,36 @@ func TestMalformedStrings(t *testing.T) {
 		{[]int32{-1, 2, 3}, "outside"},
 		{[]int32{0, 3, 1}, "decrease"},
 		{[]int32{0, 12, 10}, "decrease"},
+		{[]int32{0, math.MaxInt32, 5}, "decrease"},
+		{[]int32{0, math.MaxInt32, 1, 5}, "decrease"},
+		{[]int32{0, 1, -5, 5}, "decrease"},
+		{[]int32{0, math.MaxInt32, math.MinInt32, 5}, "decrease"},
 	} {
 		offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(tc.offs))
 		data := memory.NewBufferBytes([]byte("abcdefghijkl"))
-		d := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
+		d := array.NewData(arrow.BinaryTypes.String, len(tc.offs)-1, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
 		arr := array.NewStringData(d)
 		d.Release()
 		for name, call := range map[string]func() (datum.Datum, error){
 			"lower":  func() (datum.Datum, error) { return CaseMap(mem, datum.FromArray(arr, str), str, false) },
 			"length": func() (datum.Datum, error) { return Length(mem, datum.FromArray(arr, str), i64) },
 			"substring": func() (datum.Datum, error) {
-				return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), 2)}, str)
+				return Substring(mem, []datum.Datum{datum.FromArray(arr, str), datum.FromScalar(scalar.Int64(1), arr.Len())}, str)
 			},
 			"like": func() (datum.Datum, error) {
-				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), 2), false, false, boolNN)
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), arr.Len()), false, false, boolNN)
+			},
+			"like exact": func() (datum.Datum, error) {
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("ab"), arr.Len()), false, false, boolNN)
+			},
+			"like suffix": func() (datum.Datum, error) {
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("%a"), arr.Len()), false, false, boolNN)
+			},
+			"ilike": func() (datum.Datum, error) {
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("a%"), arr.Len()), false, true, boolNN)
+			},
+			"ilike contains": func() (datum.Datum, error) {
+				return Like(mem, datum.FromArray(arr, str), datum.FromScalar(scalar.String("%a%"), arr.Len()), false, true, boolNN)
 			},
 			"concat": func() (datum.Datum, error) { return Concat(mem, []datum.Datum{datum.FromArray(arr, str)}, str) },
 		} {
