@@ -4,10 +4,11 @@
 // Usage:
 //
 //	colexpr query   [--where EXPR] [--select LIST] [--limit N] [--format table|csv|jsonl|arrow]
-//	                [--threads N] [--batch-size N] [--demo-rows N] [FILE]
+//	                [--threads N] [--batch-size N] [--demo-rows N] [--stats] [--no-prune] [FILE]
 //	colexpr explain [--schema-of FILE] EXPR
 //	colexpr schema  [FILE]
-//	colexpr demo    [--rows N] [--seed S] [--row-group-size N] --out FILE.parquet
+//	colexpr demo    [--rows N] [--seed S] [--sort COLUMN] [--row-group-size N | --row-groups N]
+//	                --out FILE.parquet
 //	colexpr help
 //
 // FILE is read according to its extension: .parquet, .arrow or .feather (an
@@ -33,8 +34,20 @@
 // Only the columns the expressions use are read from the file. Batches of
 // rows are evaluated in parallel on --threads goroutines (default: the
 // number of CPUs) and printed in input order; memory stays bounded by the
-// batch size, not the file size. --limit stops after N rows and stops
-// reading.
+// batch size, not the file size. --limit N prints the first N rows of the
+// output, in input order, however the batches fall, and stops reading once
+// they are printed.
+//
+// Of a Parquet file, only the row groups that may hold a matching row are
+// read (see Row-group pruning below). --stats prints to stderr, after the
+// query, how many were read and how many skipped:
+//
+//	row groups: read R, skipped S of T
+//
+// R counts the row groups the scan was set to read; --limit may stop it
+// before the last. For other inputs, --stats prints "row groups: none
+// (FILE is not a Parquet file)". --no-prune reads every row group; the
+// output is the same.
 //
 // Output formats:
 //
@@ -59,8 +72,60 @@
 // explain prints every stage of the pipeline for one expression over a
 // file's schema (or the demo table's): the parsed tree, the coerced tree,
 // the bound tree with the dtype of every node, each optimizer rewrite in
-// order, the optimized tree, the partitions by field and the columns a scan
-// would read.
+// order, the optimized tree, the partitions by field, the columns a scan
+// would read and, for a predicate, its falsifier: the expression over a
+// row group's statistics that query uses to skip row groups, and the
+// layout of those statistics (a struct of row_count and, per column, min,
+// max and null_count).
+//
+// # Row-group pruning
+//
+// Before scanning a Parquet file, query turns the optimized --where
+// predicate into a falsifier (package github.com/colexpr/colexpr/prune),
+// reads the statistics of the columns it needs from the file's footer —
+// each row group's row count and, per column chunk, minimum, maximum and
+// null count — and evaluates the falsifier over all row groups at once.
+// The groups where it is true cannot hold a matching row and are not read.
+// Comparisons, BETWEEN, IN, LIKE 'prefix%', IS [NOT] NULL, AND, OR and NOT
+// over columns (and struct fields) are understood; an expression the
+// falsifier cannot see through, such as l_quantity + 1 > 5, skips nothing.
+//
+// A statistic is used only when its meaning is certain; otherwise it is
+// unknown, which can only make fewer row groups skipped, never a wrong
+// skip:
+//
+//   - statistics arrow-go flags as computed wrongly by their writer (old
+//     parquet-mr and parquet-cpp versions), and columns with no defined
+//     sort order (INT96 timestamps, intervals), are unknown;
+//   - the footer is read by colexpr itself, so a minimum without a maximum
+//     (or the reverse) is told apart from both, and each is used alone;
+//   - a bound must decode to a value of the column's type: integers in
+//     range and in the same signed or unsigned order, decimals of the same
+//     scale (INT32, INT64, and big-endian two's complement in fixed or
+//     variable length byte arrays), dates, times and timestamps in any unit
+//     (rounded outward when the column's unit is coarser), booleans, and
+//     floats other than NaN (a minimum of +0.0 is read as -0.0, a maximum
+//     of -0.0 as +0.0, as the Parquet spec asks); a minimum above the
+//     maximum makes both unknown;
+//   - strings and binaries: writers may cut long values short. A minimum
+//     cut short is still a lower bound and is used when it is valid UTF-8;
+//     a maximum is used only when the footer marks it exact, or when the
+//     file was written by arrow-go ("parquet-go version V", V no newer than
+//     the arrow-go colexpr is built with), which writes whole values and
+//     leaves out a statistic longer than its limit.
+//
+// The demo command writes files to try it on: sorted by a column, in many
+// row groups, each group holds a narrow range of that column.
+//
+// # demo
+//
+// demo writes the demo table to a Parquet file with statistics. --sort
+// orders the rows by a column (any integer, decimal, date or string
+// column; equal values keep the table's order); --row-groups N writes
+// exactly N row groups of rows/N rows (give or take one), --row-group-size
+// N row groups of N rows. The rows are generated twice when sorted (once
+// to find the order, keeping only the sort column), so memory stays small
+// whatever the row count.
 //
 // # Errors and exit status
 //

@@ -22,32 +22,10 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
-// Row-group statistics of a Parquet file, as prune.ChunkStats.
-//
-// A statistic is used only when its meaning is certain; anything else is
-// unknown (a null scalar, a count of -1), which makes the falsifier
-// inconclusive for that row group, never wrong:
-//
-//   - The whole Statistics struct of a chunk is ignored when arrow-go says
-//     its writer computed statistics wrongly (old parquet-mr and
-//     parquet-cpp versions, see metadata.AppVersion.HasCorrectStatistics),
-//     or the column's sort order is unknown (INT96, intervals).
-//   - Files with column orders have their bounds in min_value/max_value;
-//     files without, in the deprecated min/max fields. A bound that is not
-//     set is unknown (arrow-go would report it as zero).
-//   - A bound must decode to a value of the column's type: the right width,
-//     in range, valid UTF-8 for strings; a minimum above the maximum makes
-//     both unknown.
-//   - Byte arrays (strings, binary) may be truncated by writers. A minimum
-//     cut short is still a lower bound (a prefix sorts first), so it is
-//     kept; a maximum is used only when the file marks it exact, or when
-//     the file was written by arrow-go (created_by "parquet-go version V"
-//     with V no newer than the arrow-go colexpr is built with), which
-//     writes whole values and drops a statistic longer than its limit.
-//   - Floats: a NaN bound is unknown. Following the Parquet spec, a
-//     minimum of +0.0 is read as -0.0 and a maximum of -0.0 as +0.0.
-//   - Times and timestamps stored in a finer unit than the column's are
-//     rounded outward (the minimum down, the maximum up).
+// Row-group statistics of a Parquet file, as prune.ChunkStats. The rules
+// for when a statistic is used are in the package doc (Row-group pruning):
+// anything uncertain is unknown — a null scalar, a count of -1 — which
+// makes the falsifier inconclusive for that row group, never wrong.
 
 // arrowGoVersion is the version of arrow-go colexpr is built with.
 var arrowGoVersion = metadata.NewAppVersion("parquet-go version " + arrow.PkgVersion)
