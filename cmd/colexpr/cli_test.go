@@ -16,6 +16,11 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -349,6 +354,93 @@ func TestDemoCommand(t *testing.T) {
 	}
 	if n := bytes.Count(fromFile, []byte("\n")); n < 3001 {
 		t.Errorf("%d lines of CSV, want at least 3001", n)
+	}
+}
+
+// TestDemoSortedRowGroups writes a sorted demo file in an exact number of
+// row groups and checks both: the groups' sizes and the column's order.
+func TestDemoSortedRowGroups(t *testing.T) {
+	bin := colexprBinary(t)
+	for _, c := range []struct {
+		sort   string
+		rows   int64
+		groups int
+	}{{"l_shipdate", 1000, 7}, {"l_comment", 500, 3}, {"l_extendedprice", 300, 300}} {
+		t.Run(c.sort, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "demo.parquet")
+			args := []string{"demo", "--rows", strconv.FormatInt(c.rows, 10), "--sort", c.sort, "--row-groups", strconv.Itoa(c.groups), "--out", out}
+			if msg, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+				t.Fatalf("demo: %v\n%s", err, msg)
+			}
+			pf, err := file.OpenParquetFile(out, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pf.Close()
+			if pf.NumRowGroups() != c.groups {
+				t.Errorf("%d row groups, want %d", pf.NumRowGroups(), c.groups)
+			}
+			lo, hi := c.rows/int64(c.groups), (c.rows+int64(c.groups)-1)/int64(c.groups)
+			for g := 0; g < pf.NumRowGroups(); g++ {
+				if n := pf.MetaData().RowGroup(g).NumRows(); n < lo || n > hi {
+					t.Errorf("row group %d has %d rows, want %d to %d", g, n, lo, hi)
+				}
+			}
+			checkSorted(t, out, c.sort, c.rows)
+		})
+	}
+}
+
+// checkSorted checks that the Parquet file at path has rows rows in
+// ascending order of column.
+func checkSorted(t *testing.T, path, column string, rows int64) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	src, err := openSource(mem, path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.close()
+	idx := src.schema.FieldIndices(column)[0]
+	typ, err := dtype.FromArrow(src.schema.Field(idx).Type, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := src.open(scanSpec{fields: []int{idx}, batchSize: 97, threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scan.Close()
+	var prev scalar.Scalar
+	var n int64
+	for {
+		b, err := scan.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		for i := 0; i < int(b.NumRows()); i++ {
+			v, err := scalar.FromArray(b.Column(0), i, typ)
+			if err != nil {
+				b.Release()
+				t.Fatal(err)
+			}
+			if n > 0 {
+				if c, err := scalar.Compare(prev, v); err != nil || c > 0 {
+					b.Release()
+					t.Fatalf("row %d: %s after %s: not sorted (%v)", n+1, v, prev, err)
+				}
+			}
+			prev = v
+			n++
+		}
+		b.Release()
+	}
+	if n != rows {
+		t.Errorf("%d rows, want %d", n, rows)
 	}
 }
 
