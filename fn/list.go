@@ -54,7 +54,7 @@ func (l listContains) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if !args[1].EqualIgnoreNullability(elem) {
 		return dtype.DType{}, argErr(l, 1, "has type %s, want the element type %s", args[1], elem.AsNonNullable())
 	}
-	return dtype.Bool(anyNullable(args) || elem.Nullable()), nil
+	return dtype.Bool(anyNullable(args)), nil
 }
 
 type listElement struct{ simple }
