@@ -88,7 +88,7 @@ func (w *walker) where() string { return strings.Join(w.path, ".") }
 
 // bindFail reports err at node e, the node being visited.
 func (w *walker) bindFail(e expr.Expr, err error) error {
-	return &expr.BindError{Path: w.where(), Node: shorten(expr.Format(e)), Err: err}
+	return &expr.BindError{Path: w.where(), Node: expr.Shorten(expr.Format(e)), Err: err}
 }
 
 // leaf binds a node without children (or reports why it cannot be bound),

@@ -3,7 +3,6 @@ package coerce
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
@@ -77,19 +76,3 @@ type typeError struct{ err error }
 
 func (t typeError) Error() string   { return t.err.Error() }
 func (t typeError) Unwrap() []error { return []error{expr.ErrType, t.err} }
-
-// shorten keeps error texts readable for huge expressions.
-func shorten(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	head, tail := max/2, len(s)-max/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + " … " + s[tail:]
-}

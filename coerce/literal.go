@@ -183,7 +183,7 @@ func (w *walker) arith(c *expr.Call, args []arg) error {
 func (w *walker) noCommon(c *expr.Call, v verb, t, u dtype.DType, first, bad arg) error {
 	e := &Error{
 		Path:  w.where(),
-		Node:  shorten(expr.Format(c)),
+		Node:  expr.Shorten(expr.Format(c)),
 		Fn:    c.Fn.ID(),
 		What:  v.phrase(c.Fn.ID(), t, u),
 		Types: [2]dtype.DType{t, u},
@@ -214,7 +214,7 @@ func (w *walker) noCommon(c *expr.Call, v verb, t, u dtype.DType, first, bad arg
 func (w *walker) literalMisfit(c *expr.Call, a arg, v scalar.Scalar, t dtype.DType, cause error) error {
 	return &Error{
 		Path:   w.where(),
-		Node:   shorten(expr.Format(c)),
+		Node:   expr.Shorten(expr.Format(c)),
 		Fn:     c.Fn.ID(),
 		What:   "convert the literal " + v.ValueText() + " to " + t.AsNonNullable().String(),
 		Types:  [2]dtype.DType{t, v.DType()},
@@ -224,5 +224,5 @@ func (w *walker) literalMisfit(c *expr.Call, a arg, v scalar.Scalar, t dtype.DTy
 
 // castText is the text of CAST(e AS t).
 func castText(e expr.Expr, t dtype.DType) string {
-	return shorten(expr.Format(expr.Cast(e, t.AsNonNullable())))
+	return expr.Shorten(expr.Format(expr.Cast(e, t.AsNonNullable())))
 }

@@ -271,7 +271,7 @@ func (w *walker) toBool(c *expr.Call, args []arg, i int) error {
 	boolT := dtype.Bool(false)
 	e := &Error{
 		Path:  w.where(),
-		Node:  shorten(expr.Format(c)),
+		Node:  expr.Shorten(expr.Format(c)),
 		Fn:    c.Fn.ID(),
 		What:  "use " + a.dt().String() + " as bool",
 		Types: [2]dtype.DType{boolT, a.dt()},

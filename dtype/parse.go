@@ -258,22 +258,7 @@ func (p *typeParser) tzName() (string, error) {
 		}
 		return name, nil
 	}
-	p.pos++
-	var b strings.Builder
-	for p.pos < len(p.src) {
-		c := p.src[p.pos]
-		p.pos++
-		if c == '\'' {
-			if p.pos < len(p.src) && p.src[p.pos] == '\'' {
-				b.WriteByte('\'')
-				p.pos++
-				continue
-			}
-			return b.String(), nil
-		}
-		b.WriteByte(c)
-	}
-	return "", p.errorf("unterminated time zone string")
+	return p.quoted('\'', "time zone string")
 }
 
 func (p *typeParser) list(depth int) (DType, error) {
@@ -360,14 +345,20 @@ func (p *typeParser) fieldName() (string, error) {
 		}
 		return name, nil
 	}
+	return p.quoted('"', "quoted field name")
+}
+
+// quoted reads a string between quote characters q (the opening one is at
+// p.pos), where a doubled q stands for one.
+func (p *typeParser) quoted(q byte, what string) (string, error) {
 	p.pos++
 	var b strings.Builder
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		p.pos++
-		if c == '"' {
-			if p.pos < len(p.src) && p.src[p.pos] == '"' {
-				b.WriteByte('"')
+		if c == q {
+			if p.pos < len(p.src) && p.src[p.pos] == q {
+				b.WriteByte(q)
 				p.pos++
 				continue
 			}
@@ -375,5 +366,5 @@ func (p *typeParser) fieldName() (string, error) {
 		}
 		b.WriteByte(c)
 	}
-	return "", p.errorf("unterminated quoted field name")
+	return "", p.errorf("unterminated " + what)
 }

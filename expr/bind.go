@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/fn"
@@ -64,15 +65,24 @@ type binder struct {
 }
 
 func (b *binder) fail(e Expr, err error) error {
-	return &BindError{Path: strings.Join(b.path, "."), Node: shorten(Format(e)), Err: err}
+	return &BindError{Path: strings.Join(b.path, "."), Node: Shorten(Format(e)), Err: err}
 }
 
-func shorten(s string) string {
+// Shorten keeps the text of a huge expression readable in an error message:
+// its start and end around an ellipsis, cut at character boundaries.
+func Shorten(s string) string {
 	const max = 120
 	if len(s) <= max {
 		return s
 	}
-	return s[:max/2] + " … " + s[len(s)-max/2:]
+	head, tail := max/2, len(s)-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + " … " + s[tail:]
 }
 
 func (b *binder) bind(e Expr, scope Scope) (*Bound, error) {

@@ -154,7 +154,7 @@ func Conjoin(parts []*expr.Bound) (*expr.Bound, error) {
 			return nil, fmt.Errorf("partition: conjoin: part %d is nil", i)
 		}
 		if !p.DType().IsBool() {
-			return nil, fmt.Errorf("partition: conjoin: part %d `%s` has type %s, want bool", i, shorten(p.String()), p.DType())
+			return nil, fmt.Errorf("partition: conjoin: part %d `%s` has type %s, want bool", i, expr.Shorten(p.String()), p.DType())
 		}
 	}
 	acc := parts[0]

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
@@ -425,23 +424,7 @@ func reroot(b *expr.Bound, f *dtype.Field) (*expr.Bound, error) {
 }
 
 func rerootError(b *expr.Bound, f *dtype.Field, err error) error {
-	return fmt.Errorf("partition: rooting %s at field %s: %w", shorten(b.String()), dtype.QuoteFieldName(f.Name), err)
-}
-
-// shorten keeps error texts readable for huge expressions.
-func shorten(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	head, tail := max/2, len(s)-max/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + " … " + s[tail:]
+	return fmt.Errorf("partition: rooting %s at field %s: %w", expr.Shorten(b.String()), dtype.QuoteFieldName(f.Name), err)
 }
 
 // build rewrites b for the root expression: the decisions of collect, in the
