@@ -567,3 +567,22 @@ func TestRowMap(t *testing.T) {
 		t.Error("a nil map is not the identity")
 	}
 }
+
+func TestRowGroupReport(t *testing.T) {
+	cases := []struct {
+		p    rowGroupPlan
+		want string
+	}{
+		{rowGroupPlan{total: -1}, "row groups: none (in.csv is not a Parquet file)\n"},
+		{rowGroupPlan{total: 5}, "row groups: read 5, skipped 0 of 5\n"},
+		{rowGroupPlan{total: 5, read: []int{1, 3}}, "row groups: read 2, skipped 3 of 5\n"},
+		{rowGroupPlan{total: 5, read: []int{}}, "row groups: read 0, skipped 5 of 5\n"},
+		{rowGroupPlan{total: 2, note: "in.csv: the row group statistics cannot be read: the footer ends early"},
+			"row groups: read 2, skipped 0 of 2\nrow groups: not pruned: in.csv: the row group statistics cannot be read: the footer ends early\n"},
+	}
+	for _, c := range cases {
+		if got := c.p.report("in.csv"); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
