@@ -23,8 +23,10 @@
 //
 // # Rules
 //
-// With x a column (or a widening cast of one, see optimize.Widening), v a
-// literal, and min, max, nulls, rows the chunk's statistics of x:
+// With x a column (or a monotonic cast of one: a widening cast, a number to
+// a float, a date or timestamp to a timestamp — the bounds are cast with
+// try_cast, so a bound the cast cannot hold is unknown), v a literal, and
+// min, max, nulls, rows the chunk's statistics of x:
 //
 //	x = v            min > v OR max < v
 //	x != v           min = v AND max = v            (not for floats: NaN != v)
@@ -132,7 +134,7 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 	if f == nil {
 		f = expr.NewLiteral(scalar.Bool(false))
 	}
-	opt, err := optimize.Optimize(f)
+	opt, err := optimize.Optimize(dedupOr(f))
 	if err != nil {
 		return nil, err
 	}
@@ -146,13 +148,29 @@ type builder struct {
 	root  *expr.Bound
 }
 
+// monotonic reports whether a cast keeps order (x <= y ⇒ cast(x) <= cast(y)),
+// so the cast of a column's bounds bounds the cast column: widening casts,
+// numbers to floats (rounding is monotonic), dates to timestamps and
+// timestamps to other units of the same zone.
+func monotonic(from, to dtype.DType) bool {
+	switch {
+	case optimize.Widening(from, to):
+		return true
+	case from.IsNumeric() && to.IsFloat():
+		return true
+	case from.IsTemporal() && to.IsTemporal() && to.ExtID() == dtype.ExtTimestamp:
+		return from.ExtID() == dtype.ExtDate || (from.ExtID() == dtype.ExtTimestamp && from.TZ() == to.TZ())
+	}
+	return false
+}
+
 // column recognises a column reference: a chain of get_item from $, or a
-// widening cast of one. It returns the column's path and type and the cast
+// monotonic cast of one. It returns the column's path and type and the cast
 // to apply to its statistics (nil when none).
 func column(b *expr.Bound) (path partition.FieldPath, t dtype.DType, cast *fn.CastFn, ok bool) {
 	if c, isCast := b.Fn().(fn.CastFn); isCast && b.Kind() == expr.KindCall && !c.Try {
 		inner := b.Arg(0)
-		if !optimize.Widening(inner.DType(), b.DType()) {
+		if !monotonic(inner.DType(), b.DType()) {
 			return nil, dtype.DType{}, nil, false
 		}
 		path, t, _, ok = column(inner)
@@ -222,7 +240,9 @@ func (b *builder) stat(ref *expr.Bound, name string) *expr.Bound {
 	col := must(expr.NewCall(fn.GetItem(strings.Join(path, ".")), cols))
 	s := must(expr.NewCall(fn.GetItem(name), col))
 	if cast != nil && name != "null_count" {
-		s = must(expr.NewCall(fn.Cast(cast.To.AsNonNullable()), s))
+		// try_cast: a bound the cast cannot hold becomes unknown (null)
+		// instead of failing the whole evaluation.
+		s = must(expr.NewCall(fn.TryCast(cast.To.AsNonNullable()), s))
 	}
 	return s
 }
@@ -230,6 +250,43 @@ func (b *builder) stat(ref *expr.Bound, name string) *expr.Bound {
 func (b *builder) rowCount() *expr.Bound { return must(expr.NewCall(fn.GetItem("row_count"), b.root)) }
 
 func call(f fn.Function, args ...*expr.Bound) *expr.Bound { return must(expr.NewCall(f, args...)) }
+
+// dedupOr removes repeated disjuncts of an OR tree, such as the all-null
+// guard every comparison on one column adds: `lo OR g OR (hi OR g)` becomes
+// `lo OR g OR hi`. Disjuncts keep their first-use order.
+func dedupOr(f *expr.Bound) *expr.Bound {
+	if !f.IsCall("or") {
+		return f
+	}
+	var parts []*expr.Bound
+	stack := []*expr.Bound{f}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.IsCall("or") {
+			stack = append(stack, n.Arg(1), n.Arg(0))
+			continue
+		}
+		dup := false
+		for _, p := range parts {
+			if p.Equal(n) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			parts = append(parts, n)
+		}
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out = call(fn.Or, out, p)
+	}
+	if !out.DType().Equal(f.DType()) {
+		return f // dropping a nullable part changed the type: keep the original
+	}
+	return out
+}
 
 // or and and combine falsifiers; nil stands for "inconclusive" (false).
 func or(a, c *expr.Bound) *expr.Bound {
