@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -84,6 +85,18 @@ func arrowText(arr arrow.Array, i int) (string, error) {
 	switch a := arr.(type) {
 	case *array.Boolean:
 		return boolText(a.Value(i)), nil
+	case *array.Int8:
+		return strconv.FormatInt(int64(a.Value(i)), 10), nil
+	case *array.Int16:
+		return strconv.FormatInt(int64(a.Value(i)), 10), nil
+	case *array.Uint8:
+		return strconv.FormatUint(uint64(a.Value(i)), 10), nil
+	case *array.Uint16:
+		return strconv.FormatUint(uint64(a.Value(i)), 10), nil
+	case *array.Float32:
+		return strconv.FormatFloat(float64(a.Value(i)), 'g', -1, 32), nil
+	case *array.Date32:
+		return a.Value(i).FormattedString(), nil
 	case *array.Uint32:
 		return strconv.FormatUint(uint64(a.Value(i)), 10), nil
 	case *array.Int32:
@@ -124,6 +137,20 @@ func goText(v any) (string, error) {
 		return boolText(v), nil
 	case int:
 		return strconv.FormatInt(int64(v), 10), nil
+	case int8:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int16:
+		return strconv.FormatInt(int64(v), 10), nil
+	case uint8:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case uint16:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case float32:
+		return strconv.FormatFloat(float64(v), 'g', -1, 32), nil
+	case *big.Int:
+		return v.String(), nil
+	case time.Time:
+		return v.UTC().Format("2006-01-02"), nil
 	case int32:
 		return strconv.FormatInt(int64(v), 10), nil
 	case int64:
