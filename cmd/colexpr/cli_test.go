@@ -107,6 +107,8 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
 		writeOddFile(t, filepath.Join(d, "odd.arrow"))
 		os.WriteFile(filepath.Join(d, "bom.csv"), []byte("\ufeffa, b \n1,x\n"), 0o644)
+		writeUnsignedFile(t, filepath.Join(d, "unsigned.arrow"))
+		writeSubstraitFixtures(t, d)
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")
@@ -174,6 +176,39 @@ var cliCases = []cliCase{
 	{name: "explain_lambda", args: []string{"explain", "list_any(l_tags, t -> t = 'fragile') AND l_returnflag = 'R'"}},
 	{name: "explain_fold", args: []string{"explain", "l_quantity + 0 > 1 + 1 AND true"}},
 	{name: "explain_file", args: []string{"explain", "--schema-of", "$DIR/fixture.csv", "x > 1 AND small = 3"}},
+
+	// Substrait: explain --substrait writes an ExtendedExpression of the
+	// optimized expressions, query --substrait reads one (the fixtures are
+	// written by writeSubstraitFixtures).
+	{name: "explain_substrait", args: []string{"explain", "--substrait", "l_quantity < 24 AND l_shipmode IN ('AIR', 'MAIL')"}},
+	{name: "explain_substrait_list", args: []string{"explain", "--substrait", "--schema-of", "$DIR/fixture.parquet", "id, price * 2 AS double, list_transform(tags, t -> t + 1) AS tags1"}},
+	{name: "explain_substrait_fold", args: []string{"explain", "--substrait", "l_quantity + 0 > 1 + 1 AND true"}},
+	{name: "explain_substrait_pruned_schema", args: []string{"explain", "--substrait", "--schema-of", "$DIR/unsigned.arrow", "n > 1"}},
+	{name: "substrait_filter", args: []string{"query", "--substrait", "$DIR/sub_filter.json", "--format", "csv", "$DIR/fixture.parquet"}},
+	{name: "substrait_filter_stats", args: []string{"query", "--stats", "--substrait", "$DIR/sub_filter.json", "--select", "id, small", "$DIR/fixture.parquet"}},
+	{name: "substrait_select_binary", args: []string{"query", "--substrait", "$DIR/sub_select.pb", "--format", "jsonl", "$DIR/fixture.arrow"}},
+	{name: "substrait_select_where", args: []string{"query", "--substrait", "$DIR/sub_select.pb", "--where", "id < 3", "$DIR/fixture.parquet"}},
+	{name: "substrait_bool_filter", args: []string{"query", "--substrait", "$DIR/sub_bool.json", "--select", "id, flag", "$DIR/fixture.csv"}},
+	{name: "substrait_bool_select", args: []string{"query", "--substrait", "$DIR/sub_bool.json", "--where", "true", "$DIR/fixture.csv"}},
+	{name: "err_substrait_list_contains", args: []string{"explain", "--substrait", "list_contains(l_tags, 'fragile')"}, exit: 1},
+	{name: "err_substrait_unsigned", args: []string{"explain", "--substrait", "--schema-of", "$DIR/unsigned.arrow", "u + 1 > n"}, exit: 1},
+	{name: "err_substrait_item", args: []string{"explain", "--substrait", "l_orderkey, list_element(l_tags, 1) AS first"}, exit: 1},
+	{name: "err_substrait_bad_expr", args: []string{"explain", "--substrait", "l_quantity <"}, exit: 1},
+	{name: "err_substrait_missing", args: []string{"query", "--substrait", "$DIR/missing.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_malformed", args: []string{"query", "--substrait", "$DIR/sub_malformed.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_not_message", args: []string{"query", "--substrait", "$DIR/sub_notmessage.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_not_substrait", args: []string{"query", "--substrait", "$DIR/fixture.csv", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_empty", args: []string{"query", "--substrait", "$DIR/sub_empty.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_unsupported", args: []string{"query", "--substrait", "$DIR/sub_unsupported.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_type", args: []string{"query", "--substrait", "$DIR/sub_small_i64.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_unknown_column", args: []string{"query", "--substrait", "$DIR/sub_filter.json"}, exit: 1},
+	{name: "err_substrait_unreadable_column", args: []string{"query", "--substrait", "$DIR/sub_txt.json", "$DIR/odd.arrow"}, exit: 1},
+	{name: "err_substrait_not_filter", args: []string{"query", "--substrait", "$DIR/sub_select.pb", "--select", "id", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_duplicate_names", args: []string{"query", "--substrait", "$DIR/sub_dup.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_overflow", args: []string{"query", "--substrait", "$DIR/sub_overflow.json", "--where", "id > 2", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "usage_substrait_where_select", args: []string{"query", "--substrait", "$DIR/sub_filter.json", "--where", "id > 1", "--select", "id"}, exit: 2},
+	{name: "usage_substrait_no_file", args: []string{"query", "--substrait"}, exit: 2},
+	{name: "usage_substrait_empty_name", args: []string{"query", "--substrait", ""}, exit: 2},
 
 	// Columns colexpr cannot read: a type it does not model, a name used twice.
 	{name: "odd_schema", args: []string{"schema", "$DIR/odd.arrow"}},

@@ -16,9 +16,9 @@ import (
 
 var explainCommand = &command{
 	name:     "explain",
-	synopsis: "explain [--schema-of FILE] EXPR",
-	summary:  "show each stage of an expression, from parsing to partitions",
-	usage: `Usage: colexpr explain [--schema-of FILE] EXPR
+	synopsis: "explain [--schema-of FILE] [--substrait] EXPR",
+	summary:  "show each stage of an expression, or its Substrait form",
+	usage: `Usage: colexpr explain [--schema-of FILE] [--substrait] EXPR
 
 Shows what colexpr makes of EXPR over the schema of FILE (or of the demo
 table), stage by stage:
@@ -36,7 +36,22 @@ table), stage by stage:
                 and the layout of those statistics; query skips the Parquet
                 row groups where it is true
 
+  --schema-of FILE    the schema EXPR is bound against (default: the demo table's)
+  --substrait         print only the Substrait ExtendedExpression of the
+                      optimized EXPR, as protobuf JSON, for another engine or for
+                      query --substrait. EXPR may then be a list, as query's
+                      --select takes: each item becomes one expression of the
+                      message, named by its AS name or else by its text. The
+                      message's base schema holds only the columns EXPR reads.
+                      A construct Substrait has no form for (an unsigned integer,
+                      list_contains, …) is an error that names it.
+
 Write "--" before an expression that starts with "-".
+
+Examples:
+  colexpr explain "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07"
+  colexpr explain --substrait "l_quantity < 24" > filter.json
+  colexpr explain --substrait "l_orderkey, l_extendedprice * (1 - l_discount) AS revenue" > select.json
 `,
 	run: runExplain,
 }
@@ -44,6 +59,7 @@ Write "--" before an expression that starts with "-".
 func runExplain(e *env, args []string) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	schemaOf := fs.String("schema-of", "", "")
+	asSubstrait := fs.Bool("substrait", false, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -60,6 +76,14 @@ func runExplain(e *env, args []string) error {
 		return err
 	}
 	defer src.close()
+	if *asSubstrait {
+		js, err := exportSubstrait(pos[0], newSchemaScope(src.schema), optimize.New())
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(js)
+		return err
+	}
 	text, err := explain(pos[0], newSchemaScope(src.schema))
 	if err != nil {
 		return err

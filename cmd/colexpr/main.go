@@ -3,9 +3,10 @@
 //
 // Usage:
 //
-//	colexpr query   [--where EXPR] [--select LIST] [--limit N] [--format table|csv|jsonl|arrow]
-//	                [--threads N] [--batch-size N] [--demo-rows N] [--stats] [--no-prune] [FILE]
-//	colexpr explain [--schema-of FILE] EXPR
+//	colexpr query   [--where EXPR] [--select LIST] [--substrait FILE.json] [--limit N]
+//	                [--format table|csv|jsonl|arrow] [--threads N] [--batch-size N]
+//	                [--demo-rows N] [--stats] [--no-prune] [FILE]
+//	colexpr explain [--schema-of FILE] [--substrait] EXPR
 //	colexpr schema  [FILE]
 //	colexpr demo    [--rows N] [--seed S] [--sort COLUMN] [--row-group-size N | --row-groups N]
 //	                --out FILE.parquet
@@ -77,6 +78,56 @@
 // row group's statistics that query uses to skip row groups, and the
 // layout of those statistics (a struct of row_count and, per column, min,
 // max and null_count).
+//
+// explain --substrait prints only the expression's Substrait form (see
+// Substrait below), so that it can be redirected to a file.
+//
+// # Substrait
+//
+// Substrait (https://substrait.io) is a cross-engine format for query
+// plans and expressions; an ExtendedExpression message carries expressions
+// with the schema of their input. Package
+// github.com/colexpr/colexpr/substrait converts colexpr expressions to and
+// from it, keeping their meaning exactly (same values, nulls and errors)
+// or refusing.
+//
+// explain --substrait prints the ExtendedExpression, as protobuf JSON, of
+// the optimized expression — the tree query evaluates, with coercion's
+// casts and constant folding applied, so another engine computes exactly
+// what colexpr would. EXPR may then also be a list, written as for
+// query's --select: each item is one expression of the message, with its
+// AS name, or else its text, as output name. The message's base schema
+// holds only the columns the expressions read, so an input with columns
+// Substrait has no type for still exports an expression that does not
+// read them. A construct with no Substrait form — an unsigned integer or
+// f16 column, list_contains, list_element, a use of $ itself, … — is a
+// user error (exit status 1) that names it and where it is.
+//
+// query --substrait FILE reads an ExtendedExpression, in protobuf JSON or
+// binary (told apart by a leading '{'), and binds it against the input's
+// schema: a column is found by its name in the message's base schema, and
+// must have the type the message says (nullability aside), so the input
+// may hold more columns, in another order. What the expressions are in
+// the query follows from the other flags:
+//
+//	--where given      the message is the select list (any number of expressions)
+//	--select given     the message is the filter: it must hold one bool expression
+//	neither            the filter when the message holds one bool expression,
+//	                   else the select list
+//	both               a usage error (exit status 2): nothing is left for the file
+//
+// Select-list columns are named by the message's output names, which must
+// be distinct. To print a single bool expression as a column, give a
+// --where (--where true keeps every row). A file that cannot be read or
+// decoded, a function, option or type colexpr does not implement, a column
+// the input lacks or types otherwise, is a user error (exit status 1) that
+// names the file and the problem. Row-group pruning applies to a filter
+// read from a file as to --where. The round trip
+//
+//	colexpr explain --substrait "l_quantity < 24" > f.json
+//	colexpr query --substrait f.json
+//
+// prints the same rows as colexpr query --where "l_quantity < 24".
 //
 // # Row-group pruning
 //

@@ -22,16 +22,25 @@ import (
 
 var queryCommand = &command{
 	name:     "query",
-	synopsis: "query [--where EXPR] [--select LIST] [flags] [FILE]",
+	synopsis: "query [--where EXPR] [--select LIST] [--substrait FILE.json] [flags] [FILE]",
 	summary:  "print the rows where EXPR is true, as the LIST expressions",
 	usage: `Usage: colexpr query [flags] [FILE]
 
 Prints the rows of FILE (or of the demo table) where --where is true, as
-the --select expressions.
+the --select expressions; either can come from a Substrait file instead.
 
   --where EXPR        keep the rows where EXPR is true (not false or null)
   --select LIST       comma-separated expressions, each optionally "AS name";
                       default: every column
+  --substrait FILE    read the filter or the select list from a Substrait
+                      ExtendedExpression (protobuf JSON or binary, such as
+                      explain --substrait writes), bound to the input's columns
+                      by name. With --where, its expressions are the select
+                      list; with --select, it is the filter and must hold one
+                      bool expression; with neither, it is the filter when it
+                      holds one bool expression, else the select list. Output
+                      columns take the message's output names. It cannot be
+                      given with both --where and --select.
   --limit N           stop after N rows (default: no limit)
   --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
@@ -50,6 +59,7 @@ Examples:
   colexpr query --where "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07" --limit 5
   colexpr query --select "l_orderkey, l_extendedprice * (1 - l_discount) AS price" --format csv data.parquet
   colexpr query --stats --where "l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31'" lineitem.parquet
+  colexpr explain --substrait "l_quantity < 24" > filter.json && colexpr query --substrait filter.json --limit 5
 `,
 	run: runQuery,
 }
@@ -68,6 +78,9 @@ type queryOptions struct {
 	file                   string
 	// stats prints the row groups read and skipped; noPrune reads them all.
 	stats, noPrune bool
+	// substrait is the file of a Substrait ExtendedExpression: the filter
+	// or the select list (see readSubstrait).
+	substrait string
 }
 
 func runQuery(e *env, args []string) error {
@@ -82,11 +95,18 @@ func runQuery(e *env, args []string) error {
 	fs.Int64Var(&o.demoRows, "demo-rows", demo.DefaultRows, "")
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.noPrune, "no-prune", false, "")
+	fs.StringVar(&o.substrait, "substrait", "", "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	substraitSet := false
+	fs.Visit(func(f *flag.Flag) { substraitSet = substraitSet || f.Name == "substrait" })
 	switch {
+	case substraitSet && o.substrait == "":
+		return usagef("--substrait needs a FILE")
+	case o.substrait != "" && o.where != "" && o.selects != "":
+		return usagef("--substrait FILE gives the filter or the select list, so it cannot be used with both --where and --select")
 	case len(pos) > 1:
 		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
 	case o.threads < 1:
@@ -151,14 +171,16 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // queryPlan is a compiled query.
 type queryPlan struct {
-	name    string
-	where   *expr.Bound   // nil: every row
-	selects []*expr.Bound // nil: every column of the scan, as read
-	what    []string      // how messages name each select item
-	out     *arrow.Schema
-	fields  []int // the input's fields to read
-	mem     memory.Allocator
-	sink    sink
+	name  string
+	where *expr.Bound // nil: every row
+	// whereWhat names the filter in messages.
+	whereWhat string
+	selects   []*expr.Bound // nil: every column of the scan, as read
+	what      []string      // how messages name each select item
+	out       *arrow.Schema
+	fields    []int // the input's fields to read
+	mem       memory.Allocator
+	sink      sink
 	// rows maps the rows read to the rows of the file, when row groups
 	// were skipped (nil: they are the same).
 	rows *rowMap
@@ -182,22 +204,66 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return errors.New("--select: the list is empty")
 	}
 
+	// The filter and the select list, from the text of --where and
+	// --select or from the --substrait file, compiled against a scope.
+	var sub *substraitFile
+	if o.substrait != "" {
+		if sub, err = readSubstrait(o.substrait, full, o.where != "", o.selects != ""); err != nil {
+			return err
+		}
+		if !sub.filter {
+			items = make([]selectItem, len(sub.names))
+			for i, n := range sub.names {
+				items[i] = selectItem{name: n}
+			}
+		}
+	}
+	hasWhere := o.where != "" || sub != nil && sub.filter
+	compileWhere := func(s *schemaScope) (*stages, error) {
+		if sub != nil && sub.filter {
+			sts, err := sub.stages(s, opt)
+			if err != nil {
+				return nil, err
+			}
+			return sts[0], nil
+		}
+		return compile(o.where, "--where", s, opt)
+	}
+	compileSelects := func(s *schemaScope) ([]*stages, error) {
+		if sub != nil && !sub.filter {
+			return sub.stages(s, opt)
+		}
+		sts := make([]*stages, len(items))
+		for i, it := range items {
+			st, err := compile(it.src, selectWhat(items, i), s, opt)
+			if err != nil {
+				return nil, err
+			}
+			sts[i] = st
+		}
+		return sts, nil
+	}
+	whatSelect := func(i int) string {
+		if sub != nil && !sub.filter {
+			return sub.what(i)
+		}
+		return selectWhat(items, i)
+	}
+
 	// Compile against the whole schema first: errors then speak of the
 	// file's columns, and the trees say which columns to read.
 	var where *stages
-	if o.where != "" {
-		if where, err = compile(o.where, "--where", full, opt); err != nil {
+	if hasWhere {
+		if where, err = compileWhere(full); err != nil {
 			return err
 		}
 		if t := where.optimized.DType(); !t.IsBool() {
 			return fmt.Errorf("--where: the expression has type %s; it must be a bool", t)
 		}
 	}
-	sels := make([]*stages, len(items))
-	for i, it := range items {
-		if sels[i], err = compile(it.src, selectWhat(items, i), full, opt); err != nil {
-			return err
-		}
+	sels, err := compileSelects(full)
+	if err != nil {
+		return err
 	}
 
 	// The fields to read, in schema order.
@@ -259,24 +325,28 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	pruned := newSchemaScope(scanSchema)
 	plan := &queryPlan{name: src.name, fields: fields, mem: mem}
 	if where != nil {
-		st, err := compile(o.where, "--where", pruned, opt)
+		st, err := compileWhere(pruned)
 		if err != nil {
 			return err
 		}
 		plan.where = st.optimized
+		plan.whereWhat = "--where"
+		if sub != nil && sub.filter {
+			plan.whereWhat = sub.what(0)
+		}
 	}
 	if items == nil {
 		plan.out = scanSchema
 	} else {
+		sts, err := compileSelects(pruned)
+		if err != nil {
+			return err
+		}
 		out := make([]arrow.Field, len(items))
 		for i, it := range items {
-			st, err := compile(it.src, selectWhat(items, i), pruned, opt)
-			if err != nil {
-				return err
-			}
-			plan.selects = append(plan.selects, st.optimized)
-			plan.what = append(plan.what, selectWhat(items, i))
-			out[i] = dtype.ToArrowField(it.name, st.optimized.DType())
+			plan.selects = append(plan.selects, sts[i].optimized)
+			plan.what = append(plan.what, whatSelect(i))
+			out[i] = dtype.ToArrowField(it.name, sts[i].optimized.DType())
 		}
 		plan.out = arrow.NewSchema(out, nil)
 	}
@@ -339,7 +409,7 @@ func (q *queryPlan) process(b batch) (chunk, error) {
 	if q.where != nil {
 		filtered, err := eval.Filter(q.mem, q.where, rec)
 		if err != nil {
-			return nil, q.rowError(err, b, "--where", nil)
+			return nil, q.rowError(err, b, q.whereWhat, nil)
 		}
 		defer filtered.Release()
 		rec = filtered

@@ -14,7 +14,10 @@ type selectItem struct {
 // splitSelect splits a --select list at its top-level commas — not inside
 // parentheses, brackets, braces, 'strings' or "quoted names" — and takes an
 // optional trailing `AS name` off each item.
-func splitSelect(list string) ([]selectItem, error) {
+func splitSelect(list string) ([]selectItem, error) { return splitList(list, "--select") }
+
+// splitList is splitSelect for a list that messages call what.
+func splitList(list, what string) ([]selectItem, error) {
 	var items []selectItem
 	depth := 0
 	start := 0
@@ -26,7 +29,7 @@ func splitSelect(list string) ([]selectItem, error) {
 		case '\'', '"':
 			j := closeQuote(list, i)
 			if j < 0 {
-				return nil, fmt.Errorf("--select: unterminated %c quote starting at column %d", c, i+1)
+				return nil, fmt.Errorf("%s: unterminated %c quote starting at column %d", what, c, i+1)
 			}
 			i = j
 		case '(', '[', '{':
@@ -34,13 +37,13 @@ func splitSelect(list string) ([]selectItem, error) {
 			depth++
 		case ')', ']', '}':
 			if depth == 0 || closerOf[openers[len(openers)-1]] != c {
-				return nil, fmt.Errorf("--select: unbalanced %q at column %d", c, i+1)
+				return nil, fmt.Errorf("%s: unbalanced %q at column %d", what, c, i+1)
 			}
 			openers = openers[:len(openers)-1]
 			depth--
 		case ',':
 			if depth == 0 {
-				item, err := selectItemOf(list[start:i], len(items)+1)
+				item, err := selectItemOf(list[start:i], len(items)+1, what)
 				if err != nil {
 					return nil, err
 				}
@@ -50,9 +53,9 @@ func splitSelect(list string) ([]selectItem, error) {
 		}
 	}
 	if depth > 0 {
-		return nil, fmt.Errorf("--select: %q is never closed", openers[len(openers)-1])
+		return nil, fmt.Errorf("%s: %q is never closed", what, openers[len(openers)-1])
 	}
-	item, err := selectItemOf(list[start:], len(items)+1)
+	item, err := selectItemOf(list[start:], len(items)+1, what)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +63,7 @@ func splitSelect(list string) ([]selectItem, error) {
 	seen := map[string]int{}
 	for i, it := range items {
 		if j, dup := seen[it.name]; dup {
-			return nil, fmt.Errorf("--select: items %d and %d are both named %q; name one with AS", j+1, i+1, it.name)
+			return nil, fmt.Errorf("%s: items %d and %d are both named %q; name one with AS", what, j+1, i+1, it.name)
 		}
 		seen[it.name] = i
 	}
@@ -83,14 +86,14 @@ func closeQuote(s string, i int) int {
 	return -1
 }
 
-func selectItemOf(text string, n int) (selectItem, error) {
+func selectItemOf(text string, n int, what string) (selectItem, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return selectItem{}, fmt.Errorf("--select: item %d is empty", n)
+		return selectItem{}, fmt.Errorf("%s: item %d is empty", what, n)
 	}
 	if src, name, ok := cutAlias(text); ok {
 		if src == "" {
-			return selectItem{}, fmt.Errorf("--select: item %d has a name (%s) but no expression", n, name)
+			return selectItem{}, fmt.Errorf("%s: item %d has a name (%s) but no expression", what, n, name)
 		}
 		return selectItem{src: src, name: name}, nil
 	}

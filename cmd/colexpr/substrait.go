@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/substrait"
+)
+
+// Substrait in the commands: explain --substrait writes an
+// ExtendedExpression, query --substrait reads one. The package doc says
+// what each does and the rule by which query uses the expressions.
+
+// exportSubstrait is the output of explain --substrait: the Substrait
+// ExtendedExpression, in protobuf JSON, of the optimized expressions of
+// list over s. list is one expression, or a list like --select's, each
+// item named by its AS name or else by its text. The base schema holds
+// only the columns the expressions read.
+func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]byte, error) {
+	items, err := splitList(list, "the list")
+	if err != nil {
+		return nil, err
+	}
+	named := make([]substrait.Named, len(items))
+	for i, it := range items {
+		st, err := compile(it.src, itemWhat(items, i), s, opt)
+		if err != nil {
+			return nil, err
+		}
+		named[i] = substrait.Named{Name: it.name, Expr: st.optimized}
+	}
+	exp := substrait.Options{PruneSchema: true}
+	msg, err := exp.ExportAll(s.scope(), named...)
+	if err != nil {
+		// The error says where in the tree; with several expressions,
+		// say which one, by exporting them one at a time.
+		what := itemWhat(items, 0)
+		for i := 1; i < len(named); i++ {
+			if _, e := exp.ExportAll(s.scope(), named[i-1]); e != nil {
+				break
+			}
+			what = itemWhat(items, i)
+		}
+		return nil, fmt.Errorf("--substrait: %s: %w", what, trimSubstrait(err))
+	}
+	js, err := substrait.MarshalJSON(msg)
+	if err != nil {
+		return nil, &internalError{value: fmt.Sprintf("encoding the Substrait message: %v", err), stack: debug.Stack()}
+	}
+	return js, nil
+}
+
+// itemWhat names item i of a list in messages: "the expression" when the
+// list has one item.
+func itemWhat(items []selectItem, i int) string {
+	if len(items) == 1 {
+		return "the expression"
+	}
+	return fmt.Sprintf("item %d", i+1)
+}
+
+// trimSubstrait drops the "substrait: export: " or "substrait: import: "
+// that starts the text of the substrait package's errors: the command's
+// message already says what it was doing.
+func trimSubstrait(err error) error {
+	var se *substrait.Error
+	if !errors.As(err, &se) || se != err {
+		return err
+	}
+	msg := strings.TrimPrefix(err.Error(), "substrait: "+se.Op+": ")
+	return &wrapped{msg: msg, err: err}
+}
+
+// wrapped is an error with its own text that still unwraps to err.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// substraitFile is the ExtendedExpression of query --substrait, decoded.
+type substraitFile struct {
+	path string
+	msg  *pb.ExtendedExpression
+	// names are the expressions' output names, in order.
+	names []string
+	// filter: the file holds the --where predicate (its one expression);
+	// otherwise it holds the select list.
+	filter bool
+}
+
+// readSubstrait reads the ExtendedExpression at path (protobuf JSON or
+// binary) and decides what it is in the query: with --where given, the
+// select list; with --select given, the filter, which must then be one
+// boolean expression; with neither, the filter when it is one boolean
+// expression, else the select list. The expressions are checked against
+// the input's schema s.
+func readSubstrait(path string, s *schemaScope, hasWhere, hasSelect bool) (*substraitFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--substrait: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("--substrait %s: the file is empty", path)
+	}
+	msg, err := substrait.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("--substrait %s: not a Substrait ExtendedExpression: %s", path, strings.TrimPrefix(err.Error(), "substrait: "))
+	}
+	f := &substraitFile{path: path, msg: msg}
+	exprs, err := f.importInto(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range exprs {
+		f.names = append(f.names, e.Name)
+	}
+	oneBool := len(exprs) == 1 && exprs[0].Expr.DType().IsBool()
+	switch {
+	case hasWhere:
+	case hasSelect:
+		if !oneBool {
+			return nil, fmt.Errorf("--substrait %s: with --select, the file must hold the filter, one bool expression; it holds %s", path, describeExprs(exprs))
+		}
+		f.filter = true
+	default:
+		f.filter = oneBool
+	}
+	if !f.filter {
+		seen := map[string]int{}
+		for i, n := range f.names {
+			if j, dup := seen[n]; dup {
+				return nil, fmt.Errorf("--substrait %s: expressions %d and %d are both named %q; the output columns need distinct names", path, j+1, i+1, n)
+			}
+			seen[n] = i
+		}
+	}
+	return f, nil
+}
+
+// describeExprs says what a message holds, for errors: "2 expressions
+// (a: i64, b: utf8)", "1 expression (x: i64)".
+func describeExprs(exprs []substrait.Named) string {
+	parts := make([]string, len(exprs))
+	for i, e := range exprs {
+		parts[i] = dtype.QuoteFieldName(e.Name) + ": " + e.Expr.DType().String()
+	}
+	if len(parts) > 5 {
+		parts = append(parts[:5], "…")
+	}
+	noun := "expressions"
+	if len(exprs) == 1 {
+		noun = "expression"
+	}
+	return fmt.Sprintf("%d %s (%s)", len(exprs), noun, strings.Join(parts, ", "))
+}
+
+// importInto binds the file's expressions against s.
+func (f *substraitFile) importInto(s *schemaScope) ([]substrait.Named, error) {
+	if err := f.checkColumns(s); err != nil {
+		return nil, fmt.Errorf("--substrait %s: %w", f.path, err)
+	}
+	exprs, err := substrait.Import(f.msg, s.scope())
+	if err != nil {
+		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
+	}
+	return exprs, nil
+}
+
+// checkColumns finds the first column the file's expressions read that
+// s does not have, and says so as the text path does: with the closest
+// names, or why the input's column of that name cannot be read. Import
+// would reject it too, listing every column.
+func (f *substraitFile) checkColumns(s *schemaScope) error {
+	base, err := substrait.Schema(f.msg)
+	if err != nil {
+		return nil // import says what is wrong with the base schema
+	}
+	var missing error
+	var visit func(m protoreflect.Message)
+	visit = func(m protoreflect.Message) {
+		if missing != nil {
+			return
+		}
+		if ref, ok := m.Interface().(*pb.Expression_FieldReference); ok && (ref.RootType == nil || ref.GetRootReference() != nil) {
+			if sf := ref.GetDirectReference().GetStructField(); sf != nil && sf.Field >= 0 && int(sf.Field) < len(base.Fields()) {
+				if name := base.Fields()[sf.Field].Name; s.root.FieldIndex(name) < 0 {
+					missing = unknownField(name, "", s.root, s)
+					return
+				}
+			}
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.IsMap() || fd.Message() == nil:
+			case fd.IsList():
+				for i := 0; i < v.List().Len(); i++ {
+					visit(v.List().Get(i).Message())
+				}
+			default:
+				visit(v.Message())
+			}
+			return missing == nil
+		})
+	}
+	for _, r := range f.msg.GetReferredExpr() {
+		visit(r.ProtoReflect())
+	}
+	return missing
+}
+
+// what names expression i of the file in messages.
+func (f *substraitFile) what(i int) string {
+	if f.filter {
+		return "--substrait " + f.path + " (the filter)"
+	}
+	return fmt.Sprintf("--substrait %s expression %d (%s)", f.path, i+1, dtype.QuoteFieldName(f.names[i]))
+}
+
+// stages imports the file's expressions against s and optimizes them.
+func (f *substraitFile) stages(s *schemaScope, opt *optimize.Optimizer) ([]*stages, error) {
+	exprs, err := f.importInto(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*stages, len(exprs))
+	for i, e := range exprs {
+		o, err := opt.Optimize(e.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: optimizing: %w", f.what(i), err)
+		}
+		out[i] = &stages{bound: e.Expr, optimized: o}
+	}
+	return out, nil
+}
+
+// boundOf is the optimized tree of each stage.
+func boundOf(sts []*stages) []*expr.Bound {
+	out := make([]*expr.Bound, len(sts))
+	for i, st := range sts {
+		out[i] = st.optimized
+	}
+	return out
+}
