@@ -198,6 +198,7 @@ var cliCases = []cliCase{
 	{name: "err_substrait_malformed", args: []string{"query", "--substrait", "$DIR/sub_malformed.json", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_not_message", args: []string{"query", "--substrait", "$DIR/sub_notmessage.json", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_not_substrait", args: []string{"query", "--substrait", "$DIR/fixture.csv", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_stdin_empty", args: []string{"query", "--substrait", "-", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_empty", args: []string{"query", "--substrait", "$DIR/sub_empty.json", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_unsupported", args: []string{"query", "--substrait", "$DIR/sub_unsupported.json", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_type", args: []string{"query", "--substrait", "$DIR/sub_small_i64.json", "$DIR/fixture.parquet"}, exit: 1},

@@ -104,7 +104,8 @@
 // user error (exit status 1) that names it and where it is.
 //
 // query --substrait FILE reads an ExtendedExpression, in protobuf JSON or
-// binary (told apart by a leading '{'), and binds it against the input's
+// binary (told apart by a leading '{'), from FILE or, when FILE is -, from
+// the standard input, and binds it against the input's
 // schema: a column is found by its name in the message's base schema, and
 // must have the type the message says (nullability aside), so the input
 // may hold more columns, in another order. What the expressions are in

@@ -40,7 +40,8 @@ the --select expressions; either can come from a Substrait file instead.
                       bool expression; with neither, it is the filter when it
                       holds one bool expression, else the select list. Output
                       columns take the message's output names. It cannot be
-                      given with both --where and --select.
+                      given with both --where and --select. FILE - is the
+                      standard input.
   --limit N           stop after N rows (default: no limit)
   --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
@@ -60,6 +61,7 @@ Examples:
   colexpr query --select "l_orderkey, l_extendedprice * (1 - l_discount) AS price" --format csv data.parquet
   colexpr query --stats --where "l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31'" lineitem.parquet
   colexpr explain --substrait "l_quantity < 24" > filter.json && colexpr query --substrait filter.json --limit 5
+  colexpr explain --substrait "l_orderkey, l_tax * 2 AS t" | colexpr query --substrait - --limit 5
 `,
 	run: runQuery,
 }
@@ -208,7 +210,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	// --select or from the --substrait file, compiled against a scope.
 	var sub *substraitFile
 	if o.substrait != "" {
-		if sub, err = readSubstrait(o.substrait, full, o.where != "", o.selects != ""); err != nil {
+		if sub, err = readSubstrait(o.substrait, e.stdin, full, o.where != "", o.selects != ""); err != nil {
 			return err
 		}
 		if !sub.filter {

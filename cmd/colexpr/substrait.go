@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -102,13 +103,23 @@ type substraitFile struct {
 }
 
 // readSubstrait reads the ExtendedExpression at path (protobuf JSON or
-// binary) and decides what it is in the query: with --where given, the
+// binary; "-" is stdin) and decides what it is in the query: with --where given, the
 // select list; with --select given, the filter, which must then be one
 // boolean expression; with neither, the filter when it is one boolean
 // expression, else the select list. The expressions are checked against
 // the input's schema s.
-func readSubstrait(path string, s *schemaScope, hasWhere, hasSelect bool) (*substraitFile, error) {
-	data, err := os.ReadFile(path)
+func readSubstrait(path string, stdin io.Reader, s *schemaScope, hasWhere, hasSelect bool) (*substraitFile, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		path = "(standard input)"
+		if stdin == nil {
+			stdin = strings.NewReader("")
+		}
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--substrait: %w", err)
 	}

@@ -16,7 +16,8 @@ import (
 // TestSubstraitRoundTrip checks, with the binary, that what explain
 // --substrait writes, query --substrait reads back to the same query: the
 // same rows as --where with the original text for a predicate, the same
-// columns as --select for a list, from JSON and from protobuf binary.
+// columns as --select for a list, from JSON and from protobuf binary, from
+// a file and from stdin.
 func TestSubstraitRoundTrip(t *testing.T) {
 	bin := colexprBinary(t)
 	_, files := fixtureFiles(t)
@@ -38,9 +39,12 @@ func TestSubstraitRoundTrip(t *testing.T) {
 		{name: "demo_list", list: "l_orderkey, l_extendedprice * (1 - l_discount) AS revenue, l_dims.w, list_filter(l_tags, t -> t LIKE 'f%') AS f, l_shipdate, l_quantity < 24"},
 		{name: "fixture_list", file: files[".arrow"], list: "id, price * 2 AS double, coalesce(small, -1) AS s, pt, tags, CAST(id AS utf8) AS label"},
 	}
-	run := func(t *testing.T, args ...string) []byte {
+	run := func(t *testing.T, stdin []byte, args ...string) []byte {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
+		if stdin != nil {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -62,7 +66,7 @@ func TestSubstraitRoundTrip(t *testing.T) {
 				explainArgs = append(explainArgs, "--schema-of", c.file)
 				data = []string{c.file}
 			}
-			js := run(t, append(explainArgs, text)...)
+			js := run(t, nil, append(explainArgs, text)...)
 			jsonPath := filepath.Join(t.TempDir(), "expr.json")
 			if err := os.WriteFile(jsonPath, js, 0o644); err != nil {
 				t.Fatal(err)
@@ -71,34 +75,38 @@ func TestSubstraitRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bin, err := substrait.Marshal(msg)
+			pbData, err := substrait.Marshal(msg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			binPath := filepath.Join(t.TempDir(), "expr.pb")
-			if err := os.WriteFile(binPath, bin, 0o644); err != nil {
+			if err := os.WriteFile(binPath, pbData, 0o644); err != nil {
 				t.Fatal(err)
 			}
 
 			var want []byte
 			if c.where != "" {
-				want = run(t, append([]string{"query", "--format", "jsonl", "--where", c.where}, data...)...)
+				want = run(t, nil, append([]string{"query", "--format", "jsonl", "--where", c.where}, data...)...)
 			} else {
-				want = run(t, append([]string{"query", "--format", "jsonl", "--select", c.list}, data...)...)
+				want = run(t, nil, append([]string{"query", "--format", "jsonl", "--select", c.list}, data...)...)
 			}
 			lines := bytes.Count(want, []byte("\n"))
 			if lines == 0 {
 				t.Fatalf("the query gives no rows: the case tests nothing")
 			}
-			for _, p := range []string{jsonPath, binPath} {
-				got := run(t, append([]string{"query", "--format", "jsonl", "--substrait", p}, data...)...)
+			for _, p := range []string{jsonPath, binPath, "-"} {
+				var stdin []byte
+				if p == "-" {
+					stdin = pbData
+				}
+				got := run(t, stdin, append([]string{"query", "--format", "jsonl", "--substrait", p}, data...)...)
 				if !bytes.Equal(got, want) {
 					t.Errorf("query --substrait %s gives\n%s\nwant\n%s", filepath.Base(p), head(got, 5), head(want, 5))
 				}
 			}
 			if c.where != "" {
 				// The filter removes some rows and keeps some.
-				all := run(t, append([]string{"query", "--format", "jsonl"}, data...)...)
+				all := run(t, nil, append([]string{"query", "--format", "jsonl"}, data...)...)
 				if n := bytes.Count(all, []byte("\n")); n == lines {
 					t.Errorf("the predicate keeps all %d rows: the case tests little", n)
 				}
@@ -143,7 +151,7 @@ func TestSubstraitRole(t *testing.T) {
 	}
 	for _, c := range cases {
 		path := filepath.Join(dir, c.file)
-		f, err := readSubstrait(path, s, c.hasWhere, c.hasSelect)
+		f, err := readSubstrait(path, nil, s, c.hasWhere, c.hasSelect)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), path) {
 				t.Errorf("%s (where %v, select %v): error %v, want one naming the file and saying %q", c.file, c.hasWhere, c.hasSelect, err, c.err)
