@@ -27,7 +27,7 @@ import (
 // in regressions.
 var (
 	diffSeed  = flag.Uint64("diff.seed", 1, "seed of the differential test's table and expressions")
-	diffN     = flag.Int("diff.n", 400, "number of random expressions the differential test checks")
+	diffN     = flag.Int("diff.n", 1000, "number of random expressions the differential test checks")
 	diffRows  = flag.Int("diff.rows", 200, "rows of the differential test's table")
 	diffDepth = flag.Int("diff.depth", 4, "maximum depth of a random expression")
 	diffKeep  = flag.Bool("diff.keep-going", false, "report every disagreement, not only the first few")
