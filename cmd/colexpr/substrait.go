@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/colexpr/colexpr/dtype"
-	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/substrait"
 )
@@ -103,15 +102,16 @@ type substraitFile struct {
 }
 
 // readSubstrait reads the ExtendedExpression at path (protobuf JSON or
-// binary; "-" is stdin) and decides what it is in the query: with --where given, the
-// select list; with --select given, the filter, which must then be one
-// boolean expression; with neither, the filter when it is one boolean
-// expression, else the select list. The expressions are checked against
-// the input's schema s.
+// binary; "-" reads stdin) and decides what it is in the query: with
+// --where given, the select list; with --select given, the filter, which
+// must then be one bool expression; with neither, the filter when it is
+// one bool expression, else the select list. The expressions are checked
+// against the input's schema s.
 func readSubstrait(path string, stdin io.Reader, s *schemaScope, hasWhere, hasSelect bool) (*substraitFile, error) {
 	var data []byte
 	var err error
-	if path == "-" {
+	fromStdin := path == "-"
+	if fromStdin {
 		path = "(standard input)"
 		if stdin == nil {
 			stdin = strings.NewReader("")
@@ -124,6 +124,9 @@ func readSubstrait(path string, stdin io.Reader, s *schemaScope, hasWhere, hasSe
 		return nil, fmt.Errorf("--substrait: %w", err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
+		if fromStdin {
+			return nil, errors.New("--substrait -: the standard input is empty")
+		}
 		return nil, fmt.Errorf("--substrait %s: the file is empty", path)
 	}
 	msg, err := substrait.Unmarshal(data)
@@ -255,13 +258,4 @@ func (f *substraitFile) stages(s *schemaScope, opt *optimize.Optimizer) ([]*stag
 		out[i] = &stages{bound: e.Expr, optimized: o}
 	}
 	return out, nil
-}
-
-// boundOf is the optimized tree of each stage.
-func boundOf(sts []*stages) []*expr.Bound {
-	out := make([]*expr.Bound, len(sts))
-	for i, st := range sts {
-		out[i] = st.optimized
-	}
-	return out
 }
