@@ -83,8 +83,11 @@ type Options struct {
 // Measure runs every workload: a warm-up run per engine (which also sets how
 // many operations one sample holds), then Reps rounds in which every engine
 // takes one sample in turn (round-robin, so that noise on the machine hits
-// every engine alike). Before each sample the heap is collected, so that no
-// engine pays for another's garbage.
+// every engine alike). The heap is not collected between samples: a forced
+// collection leaves the allocator cold (freshly scavenged pages fault on
+// first touch), which adds the same fixed cost to every engine; a sample is
+// instead long enough (Options.MinSample) for each engine to pay for its own
+// garbage collection in steady state.
 func Measure(ws []*Workload, opt Options) []*WorkloadResult {
 	if opt.Reps < 1 {
 		opt.Reps = 1
@@ -148,7 +151,6 @@ func calibrate(im Impl, min time.Duration) (int, error) {
 // sample times n operations of im.
 func sample(im Impl, n int) (Sample, error) {
 	var before, after runtime.MemStats
-	runtime.GC()
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
 	for range n {

@@ -66,7 +66,7 @@ func WriteMarkdown(w io.Writer, m Machine, rs []*WorkloadResult) {
 	fmt.Fprintf(w, "Machine: %s, %d CPUs (nproc), %s, %s; DuckDB %s through duckdb-go with `SET threads = 1`. %s.\n\n",
 		m.CPU, m.NumCPU, m.Go, m.OSArch, m.DuckDB, m.Date)
 	fmt.Fprintf(w, "Each figure is the median of %d samples per engine, taken round-robin (every engine one sample per round); "+
-		"a sample repeats the operation until it lasts at least %s and reports the time per operation. "+
+		"a sample repeats the operation until it lasts at least %s (the heap is not collected between samples: each engine pays for its own garbage) and reports the time per operation. "+
 		"The ratio is the peer's time divided by colexpr's: above 1, colexpr is faster. "+
 		"All engines read the same data, generated once from a fixed seed; `go test` in bench/ checks that they compute the same values.\n\n",
 		m.Reps, m.MinSample)

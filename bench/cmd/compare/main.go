@@ -29,7 +29,7 @@ import (
 
 func main() {
 	reps := flag.Int("reps", 15, "samples per engine and workload; the median is reported")
-	minSample := flag.Duration("min-sample", 5*time.Millisecond, "a sample repeats the operation until it lasts this long")
+	minSample := flag.Duration("min-sample", 20*time.Millisecond, "a sample repeats the operation until it lasts this long")
 	only := flag.String("only", "", "run only the workloads whose name matches this regular expression")
 	out := flag.String("o", "", "also write the report to this file")
 	flag.Parse()
