@@ -294,7 +294,7 @@ func diffColumn(mem memory.Allocator, r *rand.Rand, t gtype, rows int) arrow.Arr
 // its lengths non-negative while colexpr's substring differs from DuckDB's
 // for a negative start before the first character or a negative length (see
 // the substring cases in regressions). Set it to false once those pass.
-const substringBugOpen = true
+const substringBugOpen = false
 
 // textCastBugsOpen keeps computed strings out of casts to BOOLEAN and to
 // unsigned integers while colexpr rejects 'y' and 'n' (DuckDB reads them as

@@ -9,9 +9,12 @@ import "github.com/colexpr/colexpr/dtype"
 //	byte_length(s)                     bytes, i64
 //	starts_with, ends_with, contains   bool
 //	concat(s1, s2, …)                  nulls are skipped, as in DuckDB; never null
-//	substring(s, start[, len])         1-based start in characters, as in DuckDB: a negative
-//	                                   start counts from the end, 0 stands before the first
-//	                                   character, a negative len takes the characters before start
+//	substring(s, start[, len])         characters, as in DuckDB: start 1 is the first character,
+//	                                   a negative start counts from the end (-1 is the last),
+//	                                   0 stands just before the first; len characters from start
+//	                                   (a negative len: the -len before start), and of that window
+//	                                   the part inside s: substring('abc', -5, 3) is 'a',
+//	                                   substring('ab', 4, -2) is 'b'; without len, the rest of s
 var (
 	Lower      Function = strFn{simple{"lower"}, 1, 1, dtype.Utf8(false)}
 	Upper      Function = strFn{simple{"upper"}, 1, 1, dtype.Utf8(false)}

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"unicode"
 	"unicode/utf8"
 
@@ -358,49 +359,56 @@ func Concat(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Da
 	return datum.FromArray(b.finish(dtype.ToArrow(ret), nil, 0), ret), nil
 }
 
-// substringBound bounds offsets and lengths: strings hold fewer than 2^31
-// characters, so any value beyond ±2^40 selects exactly what ±2^40 does, and
-// clamping keeps the arithmetic below free of overflow.
-const substringBound = 1 << 40
-
-func clampSub(v int64) int64 { return max(-substringBound, min(v, substringBound)) }
+// satAdd is a+b saturated to the int64 range: substring clips its window
+// to the string, so a bound beyond the int64 range selects exactly what the
+// nearest int64 does.
+func satAdd(a, b int64) int64 {
+	c := a + b
+	switch {
+	case a > 0 && b > 0 && c < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && c >= 0:
+		return math.MinInt64
+	}
+	return c
+}
 
 // substringRange is the character range [start, end) that substring selects
-// from a string of size characters, with DuckDB's rules:
+// from a string of size characters, with DuckDB's rules. The offset names a
+// position p, 0-based, on an unbounded line of characters in which the
+// string occupies [0, size):
 //
-//   - offset > 0 counts from 1 at the first character;
-//   - offset < 0 counts from the end (-1 is the last character), stopping at
-//     the first character;
-//   - offset = 0 stands one position before the first character, so it
-//     takes one character less than the length asks for;
-//   - a negative length takes the characters before the offset instead of
-//     those from it: substring('hello', 3, -2) is 'he'.
+//   - offset > 0 counts from 1 at the first character: p = offset-1;
+//   - offset < 0 counts from the end, -1 being the last character:
+//     p = size+offset, which lies before the string when -offset > size;
+//   - offset = 0 stands one position before the first character: p = -1.
+//
+// A positive length takes the window [p, p+length), a negative one the
+// characters before p, [p+length, p). The result is the part of the window
+// inside the string, so a window that starts before the first character
+// loses its leading positions: substring('abc', -5, 3) is 'a' and
+// substring('abc', 0, 2) is 'a'; substring('abc', 5, -3) is 'bc'.
 //
 // ok is false when the range is empty.
 func substringRange(size, offset, length int64) (start, end int64, ok bool) {
-	offset, length = clampSub(offset), clampSub(length)
-	if length == 0 {
-		return 0, 0, false
-	}
+	var p int64
 	switch {
 	case offset > 0:
-		start = min(size, offset-1)
+		p = offset - 1
 	case offset < 0:
-		start = max(size+offset, 0)
+		p = size + offset
 	default:
-		start = 0
-		length--
-		if length <= 0 {
-			return 0, 0, false
-		}
+		p = -1
 	}
-	if length > 0 {
-		end = min(size, start+length)
-	} else {
-		end = start
-		start = max(0, start+length)
+	lo, hi := p, satAdd(p, length)
+	if length < 0 {
+		lo, hi = hi, p
 	}
-	return start, end, start < end
+	start, end = max(lo, 0), min(hi, size)
+	if start >= end {
+		return 0, 0, false
+	}
+	return start, end, true
 }
 
 // substringOf is the part of s that substring selects.
@@ -450,7 +458,7 @@ func Substring(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum
 	if err != nil {
 		return datum.Datum{}, fmt.Errorf("substring offset: %w", err)
 	}
-	length := intArg{sc: substringBound}
+	length := intArg{sc: math.MaxInt64}
 	if len(args) > 2 {
 		if length, err = newIntArg(args[2]); err != nil {
 			return datum.Datum{}, fmt.Errorf("substring length: %w", err)

@@ -3,6 +3,9 @@ package kernels
 import (
 	"errors"
 	"math"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -220,7 +223,8 @@ func TestSubstring(t *testing.T) {
 		{name: "huge both", args: []in{s, i(-2147483648), i(-2147483648)}, ret: strN, want: `["", "", "", null]`},
 		// DuckDB rejects these; here they select what their values say.
 		{name: "int64 extremes", args: []in{s, i(math.MaxInt64), i(math.MinInt64)}, ret: strN, want: `["hello", "world", "b", null]`},
-		{name: "int64 extremes 2", args: []in{s, i(math.MinInt64), i(math.MaxInt64)}, ret: strN, want: `["hello", "world", "b", null]`},
+		// The window [size-2^63, size-1) stops one short of the end.
+		{name: "int64 extremes 2", args: []in{s, i(math.MinInt64), i(math.MaxInt64)}, ret: strN, want: `["hell", "worl", "", null]`},
 		{name: "u64 offset", args: []in{s, lit(scalar.Uint(dtype.U64, math.MaxUint64))}, ret: strN, want: `["", "", "", null]`},
 		{name: "u8 columns", args: []in{s, col(dtype.Primitive(dtype.U8, false), `[2, 3, 1, 1]`), col(dtype.Primitive(dtype.I16, false), `[1, 1, 5, 1]`)}, ret: strN, want: `["e", "r", "b", null]`},
 		{name: "short", args: []in{lit(scalar.String("a")), i(-1)}, ret: str, want: `["a"]`},
@@ -237,40 +241,84 @@ func TestSubstring(t *testing.T) {
 	})
 }
 
-func TestSubstringRange(t *testing.T) {
-	// Every (offset, length) in a window around a 5-character string
-	// against a direct transcription of the rules.
-	ref := func(size, off, length int64) string {
-		s := "abcde"[:size]
-		if length == 0 {
-			return ""
-		}
-		var start int64
-		switch {
-		case off > 0:
-			start = min(size, off-1)
-		case off < 0:
-			start = max(0, size+off)
-		default:
-			length--
-			if length == 0 {
-				return ""
-			}
-		}
-		end := min(size, start+length)
-		if length < 0 {
-			end, start = start, max(0, start+length)
-		}
-		return s[start:end]
+// TestSubstringDuckDB checks substring against DuckDB's results, recorded
+// in testdata/substring_duckdb.txt for every offset and length from -8 to 8
+// over strings of 0 to 5 characters.
+func TestSubstringDuckDB(t *testing.T) {
+	data, err := os.ReadFile("testdata/substring_duckdb.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for size := int64(0); size <= 5; size++ {
-		for off := int64(-8); off <= 8; off++ {
-			for length := int64(-8); length <= 8; length++ {
-				got := string(substringOf([]byte("abcde"[:size]), off, length))
-				if want := ref(size, off, length); got != want {
-					t.Errorf("substring(%q, %d, %d) = %q, want %q", "abcde"[:size], off, length, got, want)
-				}
-			}
+	call := regexp.MustCompile(`^substring\('([^']*)', (-?\d+)(?:, (-?\d+))?\)\t(".*")$`)
+	n := 0
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		m := call.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("line %d: cannot read %q", i+1, line)
+		}
+		off, _ := strconv.ParseInt(m[2], 10, 64)
+		length := int64(math.MaxInt64)
+		if m[3] != "" {
+			length, _ = strconv.ParseInt(m[3], 10, 64)
+		}
+		want, err := strconv.Unquote(m[4])
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if got := string(substringOf([]byte(m[1]), off, length)); got != want {
+			t.Errorf("%s = %q, DuckDB gives %q", strings.Split(line, "\t")[0], got, want)
+		}
+		n++
+	}
+	if n < 1000 {
+		t.Fatalf("read %d calls, want the whole grid", n)
+	}
+}
+
+// TestSubstringWindow names the cases of DuckDB's rule one by one.
+func TestSubstringWindow(t *testing.T) {
+	const none = math.MaxInt64
+	cases := []struct {
+		name        string
+		s           string
+		off, length int64
+		want        string
+	}{
+		{"positive start", "hello", 2, 3, "ell"},
+		{"positive start past the end", "hello", 7, 2, ""},
+		{"positive start at the end", "hello", 5, 9, "o"},
+		{"zero start", "hello", 0, 3, "he"},
+		{"zero start, length 1", "hello", 0, 1, ""},
+		{"zero start, no length", "hello", 0, none, "hello"},
+		{"negative start", "hello", -3, 2, "ll"},
+		{"negative start, no length", "hello", -2, none, "lo"},
+		{"negative start just before the string", " 7 ", -4, 2, " "},
+		{"negative start window before the string", "0", -4, 2, ""},
+		{"negative start far before, no length", "abc", -9, none, "abc"},
+		{"zero length", "hello", 2, 0, ""},
+		{"negative length", "hello", 3, -2, "he"},
+		{"negative length from past the end", "ab", 4, -2, "b"},
+		{"negative length wholly past the end", "a", 3, -1, ""},
+		{"negative length before the first character", "hello", 1, -3, ""},
+		{"negative length from zero", "hello", 0, -3, ""},
+		{"negative start and length", "hello", -1, -2, "ll"},
+		{"negative length longer than the string", "abc", 5, -9, "abc"},
+		{"unicode", "héllo", 2, 2, "él"},
+		{"unicode negative start", "日本語", -2, 1, "本"},
+		{"unicode negative length", "🦆ab", 3, -2, "🦆a"},
+		{"unicode before the string", "🦆ab", -4, 2, "🦆"},
+		{"empty string", "", 1, 1, ""},
+		{"int64 extremes", "abc", math.MaxInt64, math.MinInt64, "abc"},
+		{"int64 extremes reversed", "abc", math.MinInt64, math.MaxInt64, "ab"}, // window [3-2^63, 2)
+		{"far start, far negative length that stops short", "abc", 1 << 50, -(1 << 45), ""},
+		{"far negative start, length that stops short", "abc", -(1 << 50), 1 << 45, ""},
+	}
+	for _, c := range cases {
+		if got := string(substringOf([]byte(c.s), c.off, c.length)); got != c.want {
+			t.Errorf("%s: substring(%q, %d, %d) = %q, want %q", c.name, c.s, c.off, c.length, got, c.want)
 		}
 	}
 }
