@@ -383,7 +383,7 @@ func cmpFillRows(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datu
 	case dtype.KindDecimal:
 		a, b := FixedOf[decimal128.Num](l), FixedOf[decimal128.Num](r)
 		if t.Precision() <= 18 {
-			cmpSmallDecimals(mem, op, words, a, b)
+			cmpSmallDecimals(op, words, a, b)
 		} else {
 			cmpDecimals(op, words, a, b)
 		}
@@ -435,25 +435,52 @@ func cmpBools(op CmpOp, words []uint64, l, r datum.Datum) {
 	}
 }
 
-// cmpSmallDecimals compares decimals of at most 18 digits, which are
-// their low words as int64, with the integer loops (on int64 copies).
-func cmpSmallDecimals(mem memory.Allocator, op CmpOp, words []uint64, a, b Fixed[decimal128.Num]) {
-	low := func(d Fixed[decimal128.Num]) (Fixed[int64], *memory.Buffer) {
-		f := Fixed[int64]{IsScalar: d.IsScalar, Null: d.Null, Scalar: int64(d.Scalar.LowBits())}
-		if d.IsScalar {
-			return f, nil
-		}
-		buf, vals := newValues[int64](mem, len(d.Vals))
-		for i, v := range d.Vals {
-			vals[i] = int64(v.LowBits())
-		}
-		f.Vals = vals
-		return f, buf
+// cmpSmallDecimals compares decimals of at most 18 digits. Their values
+// fit an int64, so the high word of each 128-bit value is the sign
+// extension of the low one and the low words, read in place from the
+// Arrow buffer as int64, compare as the values do: no copy is made.
+func cmpSmallDecimals(op CmpOp, words []uint64, a, b Fixed[decimal128.Num]) {
+	if a.IsScalar && b.IsScalar {
+		fillWords(words, cmpOne(op, decLow(a.Scalar), decLow(b.Scalar)))
+		return
 	}
-	x, xb := low(a)
-	y, yb := low(b)
-	cmpNumbers(op, words, x, y)
-	releaseAll(xb, yb)
+	if a.IsScalar {
+		a, b, op = b, a, op.Flip()
+	}
+	if b.IsScalar {
+		s := decLow(b.Scalar)
+		switch op {
+		case CmpEq, cmpSame:
+			eqDecVS(words, a.Vals, s)
+		case CmpNe:
+			eqDecVS(words, a.Vals, s)
+			invertWords(words)
+		case CmpLt:
+			ltDecVS(words, a.Vals, s)
+		case CmpLe:
+			leDecVS(words, a.Vals, s)
+		case CmpGt:
+			gtDecVS(words, a.Vals, s)
+		case CmpGe:
+			geDecVS(words, a.Vals, s)
+		}
+		return
+	}
+	switch op {
+	case CmpEq, cmpSame:
+		eqDecVV(words, a.Vals, b.Vals)
+	case CmpNe:
+		eqDecVV(words, a.Vals, b.Vals)
+		invertWords(words)
+	case CmpLt:
+		ltDecVV(words, a.Vals, b.Vals)
+	case CmpLe:
+		leDecVV(words, a.Vals, b.Vals)
+	case CmpGt:
+		ltDecVV(words, b.Vals, a.Vals)
+	case CmpGe:
+		leDecVV(words, b.Vals, a.Vals)
+	}
 }
 
 // cmpDecimals compares 128-bit decimal values of one scale, without a

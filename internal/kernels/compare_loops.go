@@ -9,6 +9,8 @@ package kernels
 // Column-scalar loops exist for every operator; column-column loops for
 // =, <, <= and same (> and >= swap their operands).
 
+import "github.com/apache/arrow-go/v18/arrow/decimal128"
+
 // b2u is 1 for true and 0 for false, without a branch.
 func b2u(b bool) uint64 { return wordBool(b) }
 
@@ -280,5 +282,135 @@ func fillWords(words []uint64, v bool) {
 func invertWords(words []uint64) {
 	for k := range words {
 		words[k] = ^words[k]
+	}
+}
+
+// The loops over decimals of at most 18 digits: the integer loops above,
+// reading each value's low word in place as its int64 value (see
+// cmpSmallDecimals).
+
+// decLow is a decimal of at most 18 digits as an int64: its low word.
+func decLow(x decimal128.Num) int64 { return int64(x.LowBits()) }
+
+func eqDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(decLow(d[0]) == s) | b2u(decLow(d[1]) == s)<<1 | b2u(decLow(d[2]) == s)<<2 | b2u(decLow(d[3]) == s)<<3 | b2u(decLow(d[4]) == s)<<4 | b2u(decLow(d[5]) == s)<<5 | b2u(decLow(d[6]) == s)<<6 | b2u(decLow(d[7]) == s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x decimal128.Num) bool { return decLow(x) == s })
+	}
+}
+
+func ltDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(decLow(d[0]) < s) | b2u(decLow(d[1]) < s)<<1 | b2u(decLow(d[2]) < s)<<2 | b2u(decLow(d[3]) < s)<<3 | b2u(decLow(d[4]) < s)<<4 | b2u(decLow(d[5]) < s)<<5 | b2u(decLow(d[6]) < s)<<6 | b2u(decLow(d[7]) < s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x decimal128.Num) bool { return decLow(x) < s })
+	}
+}
+
+func leDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(decLow(d[0]) <= s) | b2u(decLow(d[1]) <= s)<<1 | b2u(decLow(d[2]) <= s)<<2 | b2u(decLow(d[3]) <= s)<<3 | b2u(decLow(d[4]) <= s)<<4 | b2u(decLow(d[5]) <= s)<<5 | b2u(decLow(d[6]) <= s)<<6 | b2u(decLow(d[7]) <= s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x decimal128.Num) bool { return decLow(x) <= s })
+	}
+}
+
+func gtDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(decLow(d[0]) > s) | b2u(decLow(d[1]) > s)<<1 | b2u(decLow(d[2]) > s)<<2 | b2u(decLow(d[3]) > s)<<3 | b2u(decLow(d[4]) > s)<<4 | b2u(decLow(d[5]) > s)<<5 | b2u(decLow(d[6]) > s)<<6 | b2u(decLow(d[7]) > s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x decimal128.Num) bool { return decLow(x) > s })
+	}
+}
+
+func geDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	k := 0
+	for ; len(a) >= 64; a, k = a[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d := a[m : m+8 : m+8]
+			w |= (b2u(decLow(d[0]) >= s) | b2u(decLow(d[1]) >= s)<<1 | b2u(decLow(d[2]) >= s)<<2 | b2u(decLow(d[3]) >= s)<<3 | b2u(decLow(d[4]) >= s)<<4 | b2u(decLow(d[5]) >= s)<<5 | b2u(decLow(d[6]) >= s)<<6 | b2u(decLow(d[7]) >= s)<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTail(a, func(x decimal128.Num) bool { return decLow(x) >= s })
+	}
+}
+
+func eqDecVV(dst []uint64, a, b []decimal128.Num) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(decLow(d[0]) == decLow(e[0])) | b2u(decLow(d[1]) == decLow(e[1]))<<1 | b2u(decLow(d[2]) == decLow(e[2]))<<2 | b2u(decLow(d[3]) == decLow(e[3]))<<3 | b2u(decLow(d[4]) == decLow(e[4]))<<4 | b2u(decLow(d[5]) == decLow(e[5]))<<5 | b2u(decLow(d[6]) == decLow(e[6]))<<6 | b2u(decLow(d[7]) == decLow(e[7]))<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y decimal128.Num) bool { return decLow(x) == decLow(y) })
+	}
+}
+
+func ltDecVV(dst []uint64, a, b []decimal128.Num) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(decLow(d[0]) < decLow(e[0])) | b2u(decLow(d[1]) < decLow(e[1]))<<1 | b2u(decLow(d[2]) < decLow(e[2]))<<2 | b2u(decLow(d[3]) < decLow(e[3]))<<3 | b2u(decLow(d[4]) < decLow(e[4]))<<4 | b2u(decLow(d[5]) < decLow(e[5]))<<5 | b2u(decLow(d[6]) < decLow(e[6]))<<6 | b2u(decLow(d[7]) < decLow(e[7]))<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y decimal128.Num) bool { return decLow(x) < decLow(y) })
+	}
+}
+
+func leDecVV(dst []uint64, a, b []decimal128.Num) {
+	k := 0
+	b = b[:len(a)]
+	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
+		var w uint64
+		for m := 0; m < 64; m += 8 {
+			d, e := a[m:m+8:m+8], b[m:m+8:m+8]
+			w |= (b2u(decLow(d[0]) <= decLow(e[0])) | b2u(decLow(d[1]) <= decLow(e[1]))<<1 | b2u(decLow(d[2]) <= decLow(e[2]))<<2 | b2u(decLow(d[3]) <= decLow(e[3]))<<3 | b2u(decLow(d[4]) <= decLow(e[4]))<<4 | b2u(decLow(d[5]) <= decLow(e[5]))<<5 | b2u(decLow(d[6]) <= decLow(e[6]))<<6 | b2u(decLow(d[7]) <= decLow(e[7]))<<7) << m
+		}
+		dst[k] = w
+	}
+	if len(a) > 0 {
+		dst[k] = cmpTailVV(a, b, func(x, y decimal128.Num) bool { return decLow(x) <= decLow(y) })
 	}
 }
