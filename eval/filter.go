@@ -3,9 +3,11 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
@@ -15,6 +17,15 @@ import (
 // Filter keeps the rows of rec where pred is true (null counts as false).
 // The result is a new record batch owned by the caller; when every row
 // passes it shares rec's columns, otherwise its columns are gathered.
+//
+// A predicate c1 AND c2 AND … is evaluated one conjunct at a time, in
+// order. The first runs over every row; a later conjunct that cannot fail
+// (no call in it is fn.Function.Fallible) runs only over the rows every
+// earlier conjunct kept: over those rows alone, gathered, when they are
+// fewer than a quarter of the batch, otherwise over all rows with its
+// result ANDed in. A conjunct that can fail runs over every row, so that
+// Filter raises exactly the errors, at exactly the rows, that evaluating
+// the whole predicate would.
 func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if pred == nil || rec == nil {
 		return nil, errors.New("eval: Filter needs a predicate and a record batch")
@@ -31,13 +42,11 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 	if err != nil {
 		return nil, err
 	}
-	d, err := EvalDatum(mem, pred, datum.FromArray(st, t), nil)
+	keep, err := filterRows(mem, pred, datum.FromArray(st, t))
 	if err != nil {
 		return nil, err
 	}
-	defer d.Release()
-	keep, _ := splitTrue(part{d: d, full: true}, all(d.Len()))
-	if keep.n == d.Len() {
+	if keep.list == nil {
 		return array.NewRecordBatch(rec.Schema(), rec.Columns(), rec.NumRows()), nil
 	}
 	cols := make([]arrow.Array, rec.NumCols())
@@ -56,4 +65,196 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 		cols[i] = g
 	}
 	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.n)), nil
+}
+
+// filterRows is the rows of input where pred is true: all of them (list
+// nil) or the listed ones. It checks the tree and the input as EvalDatum
+// does (Filter has no variables).
+func filterRows(mem memory.Allocator, pred *expr.Bound, input datum.Datum) (rows, error) {
+	a, err := analyze(pred)
+	if err != nil {
+		return rows{}, err
+	}
+	if a.usesRoot {
+		if err := checkDatum("the input ($)", input, a.root); err != nil {
+			return rows{}, err
+		}
+	}
+	for name := range a.free {
+		return rows{}, fmt.Errorf("eval: no value for the free variable %q", name)
+	}
+	n := input.Len()
+	if n == 0 {
+		return all(0), nil // no rows: nothing is evaluated, so nothing can fail
+	}
+	top := &env{n: n}
+	defer top.release()
+	if a.usesRoot {
+		top.root = top.own(readyBinding("", rebroadcast(input, n).Retain()))
+	}
+	ev := newEvaluator(mem)
+	var s survivors
+	s.n, s.count = n, n
+	for i, c := range conjuncts(pred) {
+		fallible := canFail(c)
+		if i > 0 && s.count == 0 && !fallible {
+			continue // no row left, and evaluating c over none raises nothing
+		}
+		if i > 0 && !fallible && s.count*4 < n {
+			if err := s.andSubset(ev, top, c); err != nil {
+				return rows{}, err
+			}
+			continue
+		}
+		d, err := ev.eval(top, c)
+		if err != nil {
+			return rows{}, err
+		}
+		s.and(d)
+		d.Release()
+	}
+	return s.rows(), nil
+}
+
+// survivors are the rows every conjunct so far was true on (Kleene AND
+// under Filter: null counts as false, so only the rows true so far can
+// still pass). While many rows remain they are a bitmap; once fewer than a
+// quarter do, a list of rows.
+type survivors struct {
+	n, count int
+	bits     []byte  // n bits; nil: every row (when list is nil too)
+	list     []int32 // the rows, in increasing order, once sparse
+	sparse   bool
+}
+
+// and narrows s to the rows where d, a bool value over all rows, is true.
+func (s *survivors) and(d datum.Datum) {
+	if d.IsScalar() {
+		if v, ok := d.Scalar().Value().(bool); !ok || !v {
+			s.none()
+		}
+		return
+	}
+	ad := d.Array().Data()
+	vals, off := bufferBytes(ad, 1), ad.Offset()
+	var valid []byte
+	if nullCount(ad) > 0 {
+		valid = bufferBytes(ad, 0)
+	}
+	if s.sparse {
+		kept := s.list[:0]
+		for _, r := range s.list {
+			i := off + int(r)
+			if bitutil.BitIsSet(vals, i) && (valid == nil || bitutil.BitIsSet(valid, i)) {
+				kept = append(kept, r)
+			}
+		}
+		s.list, s.count = kept, len(kept)
+		return
+	}
+	if s.bits == nil {
+		s.bits = make([]byte, bitutil.BytesForBits(int64(s.n)))
+		bitutil.CopyBitmap(vals, off, s.n, s.bits, 0)
+	} else {
+		bitutil.BitmapAnd(s.bits, vals, 0, int64(off), s.bits, 0, int64(s.n))
+	}
+	if valid != nil {
+		bitutil.BitmapAnd(s.bits, valid, 0, int64(off), s.bits, 0, int64(s.n))
+	}
+	s.count = bitutil.CountSetBits(s.bits, 0, s.n)
+	if s.count*4 < s.n {
+		s.list, s.bits, s.sparse = setBits(s.bits, s.n, s.count), nil, true
+	}
+}
+
+// andSubset evaluates the conjunct c (which cannot fail) over the surviving
+// rows alone, in a subset env of top, and keeps those where it is true.
+func (s *survivors) andSubset(ev *evaluator, top *env, c *expr.Bound) error {
+	if !s.sparse {
+		s.list, s.bits, s.sparse = setBits(s.bits, s.n, s.count), nil, true
+	}
+	r := rows{n: len(s.list), list: s.list}
+	p, err := ev.evalRows(top, r, c)
+	if err != nil {
+		return err
+	}
+	defer p.d.Release()
+	taken, _ := splitTrue(p, r)
+	s.count = taken.n
+	switch {
+	case taken.n == 0:
+		s.list = []int32{}
+	case taken.list != nil:
+		s.list = taken.list
+	} // otherwise every row was kept: s.list stays
+	return nil
+}
+
+// none empties s.
+func (s *survivors) none() {
+	s.bits, s.list, s.count, s.sparse = nil, []int32{}, 0, true
+}
+
+// rows is s as a set of rows: nil list when every row survived.
+func (s *survivors) rows() rows {
+	switch {
+	case s.count == s.n:
+		return all(s.n)
+	case s.count == 0:
+		return rows{list: []int32{}}
+	case s.sparse:
+		return rows{n: s.count, list: s.list}
+	}
+	return rows{n: s.count, list: setBits(s.bits, s.n, s.count)}
+}
+
+// setBits lists the set bits among the first n of bm (count of them).
+func setBits(bm []byte, n, count int) []int32 {
+	out := make([]int32, 0, count)
+	for base := 0; base < n; base += 64 {
+		var w uint64
+		for b := 0; b < 8 && base/8+b < len(bm); b++ {
+			w |= uint64(bm[base/8+b]) << (8 * b)
+		}
+		if hi := n - base; hi < 64 {
+			w &= 1<<hi - 1
+		}
+		for w != 0 {
+			out = append(out, int32(base+bits.TrailingZeros64(w)))
+			w &= w - 1
+		}
+	}
+	return out
+}
+
+// conjuncts splits b at its top-level ANDs, left to right: the order in
+// which evaluating b would evaluate them.
+func conjuncts(b *expr.Bound) []*expr.Bound {
+	var out []*expr.Bound
+	stack := []*expr.Bound{b}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind() == expr.KindCall && n.IsCall("and") && len(n.Args()) == 2 {
+			stack = append(stack, n.Arg(1), n.Arg(0))
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// canFail reports whether evaluating b may raise an error on valid input:
+// whether any call in it, lambda bodies included, is Fallible.
+func canFail(b *expr.Bound) bool {
+	stack := []*expr.Bound{b}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind() == expr.KindCall && (n.Fn() == nil || n.Fn().Fallible()) {
+			return true
+		}
+		stack = append(stack, n.Args()...)
+	}
+	return false
 }
