@@ -33,10 +33,11 @@ import (
 //     timestamps 1995-01-01 12:00:00.123 (zoned ones end in +00, as UTC),
 //     binary as its bytes when they are valid UTF-8 (an error otherwise).
 //   - utf8 → bool, numbers, decimals, temporal types and binary, by parsing
-//     the text with surrounding white space trimmed: bool from true, false,
-//     t, f, yes, no, 1, 0 (any case); integers and decimals from a decimal
-//     number, possibly with a fraction or an exponent (1.5, 1e3), rounded
-//     as a decimal is; floats from a decimal number or NaN, Inf, Infinity
+//     the text, as DuckDB does: bool from exactly true, t, yes, y, 1 or
+//     false, f, no, n, 0 (any case, but no white space around, which
+//     DuckDB rejects); the others with surrounding white space trimmed:
+//     integers and decimals from a decimal number, possibly with a fraction
+//     or an exponent (1.5, 1e3), rounded as a decimal is; floats from a decimal number or NaN, Inf, Infinity
 //     (any case, with a sign); dates, times and timestamps as the package
 //     doc describes (Dates and times as text, Time zones); binary takes the
 //     string's bytes.
@@ -399,14 +400,11 @@ func parseText(text string, to dtype.DType) (Scalar, *castFail) {
 	var v any
 	switch {
 	case to.IsBool():
-		switch strings.ToLower(trimmed) {
-		case "true", "t", "yes", "1":
-			v = true
-		case "false", "f", "no", "0":
-			v = false
-		default:
-			return Scalar{}, fail("not a boolean (true, false, t, f, yes, no, 1 or 0)")
+		b, ok := boolText(text)
+		if !ok {
+			return Scalar{}, fail("not a boolean (true, false, t, f, yes, no, y, n, 1 or 0, without white space)")
 		}
+		v = b
 	case to.IsTemporal():
 		var (
 			n        int64
@@ -463,6 +461,29 @@ func parseText(text string, to dtype.DType) (Scalar, *castFail) {
 		}
 	}
 	return Scalar{dt: to, val: v}, nil
+}
+
+// boolText reads a bool as DuckDB does: true, t, yes, y, 1 or false, f,
+// no, n, 0, in any ASCII case and with no white space around.
+func boolText(text string) (v, ok bool) {
+	if len(text) > len("false") {
+		return false, false
+	}
+	var buf [5]byte
+	for i := range len(text) {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	switch string(buf[:len(text)]) {
+	case "true", "t", "yes", "y", "1":
+		return true, true
+	case "false", "f", "no", "n", "0":
+		return false, true
+	}
+	return false, false
 }
 
 // parseFloatText reads a float of type p.
