@@ -301,7 +301,7 @@ const substringBugOpen = false
 // true and false) and reads '-0.01' as the unsigned 0 (DuckDB rejects a minus
 // sign for an unsigned type); see regressions. Set it to false once those
 // cases pass.
-const textCastBugsOpen = true
+const textCastBugsOpen = false
 
 // gnode is a generated expression: a typed tree that prints in both
 // dialects.

@@ -37,7 +37,9 @@ import (
 //     false, f, no, n, 0 (any case, but no white space around, which
 //     DuckDB rejects); the others with surrounding white space trimmed:
 //     integers and decimals from a decimal number, possibly with a fraction
-//     or an exponent (1.5, 1e3), rounded as a decimal is; floats from a decimal number or NaN, Inf, Infinity
+//     or an exponent (1.5, 1e3), rounded as a decimal is, where an unsigned
+//     type accepts a minus sign only in -0 (so '-0.01' fails, though it
+//     rounds to 0); floats from a decimal number or NaN, Inf, Infinity
 //     (any case, with a sign); dates, times and timestamps as the package
 //     doc describes (Dates and times as text, Time zones); binary takes the
 //     string's bytes.
@@ -449,6 +451,14 @@ func parseText(text string, to dtype.DType) (Scalar, *castFail) {
 				f = outOfRange()
 			}
 			v = n
+		case d.neg && !negativeZeroText(text):
+			// DuckDB accepts a minus sign for an unsigned type only in
+			// -0, -00, …: '-0.01' and '-0.0' fail although they round to 0.
+			if d.isZero() {
+				f = fail("a minus sign is accepted for an unsigned type only before zeros alone (-0)")
+			} else {
+				f = outOfRange()
+			}
 		default:
 			n, ok := d.toUint64()
 			if !ok || n > unsignedMax(to.PType()) {
@@ -484,6 +494,14 @@ func boolText(text string) (v, ok bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// negativeZeroText reports whether text is, after leading white space, a
+// minus sign and one or more zeros with nothing after them: the only
+// negative text DuckDB casts to an unsigned type.
+func negativeZeroText(text string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(text, " \t\n\v\f\r"), "-")
+	return ok && rest != "" && strings.Trim(rest, "0") == ""
 }
 
 // parseFloatText reads a float of type p.
