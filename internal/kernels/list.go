@@ -337,14 +337,32 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 	if owned != nil {
 		defer owned.Release()
 	}
-	var xsArr arrow.Array
+	// The validity of the lists and of the indices, read once: a scalar
+	// (known not null here) is all ones.
+	var xv, iv Bitmap
 	if !xs.IsScalar() {
-		xsArr = xs.Array()
+		xv = ValidityOf(xs.Array())
 	}
+	if ix.arr != nil {
+		iv = ValidityOf(ix.arr)
+	}
+	switch plainWidth(lv.child) {
+	case 1:
+		return datum.FromArray(elementFixed[uint8](mem, &lv, ix, xv, iv, n), ret), nil
+	case 2:
+		return datum.FromArray(elementFixed[uint16](mem, &lv, ix, xv, iv, n), ret), nil
+	case 4:
+		return datum.FromArray(elementFixed[uint32](mem, &lv, ix, xv, iv, n), ret), nil
+	case 8:
+		return datum.FromArray(elementFixed[uint64](mem, &lv, ix, xv, iv, n), ret), nil
+	case 16:
+		return datum.FromArray(elementFixed[[2]uint64](mem, &lv, ix, xv, iv, n), ret), nil
+	}
+	// Other elements (bool, bytes, nested): the positions, then a gather.
 	pick := make([]int, n)
 	for i := range pick {
 		pick[i] = -1
-		if (xsArr != nil && !validAt(xsArr, i)) || (ix.arr != nil && !validAt(ix.arr, i)) {
+		if !xv.Get(i) || !iv.Get(i) {
 			continue
 		}
 		s, e := lv.bounds(i)
@@ -357,6 +375,60 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 		return datum.Datum{}, err
 	}
 	return datum.FromArray(out, ret), nil
+}
+
+// elementFixed is list_element over fixed-width elements of Go type T (of
+// their size), in one pass: each row's element is written to the output as
+// its position is found, and the validity is built 64 rows per word from
+// the position being in range, the element being valid, and the list and
+// index validities xv and iv. Rows that are null hold zero or the element
+// a null list would have had.
+func elementFixed[T any](mem memory.Allocator, lv *listView, ix intArg, xv, iv Bitmap, n int) arrow.Array {
+	child := lv.child
+	vals := valuesOf[T](child)
+	buf, out := newValues[T](mem, n)
+	validity, valid := NewBits(mem, n)
+	cv := ValidityOf(child)
+	checkChild := !cv.AllSet()
+	// An i64 index column (the usual one) is read directly; others go
+	// through ix.get.
+	var idx64 []int64
+	if ix.arr != nil && ix.arr.DataType().ID() == arrow.INT64 {
+		idx64 = valuesOf[int64](ix.arr)
+	}
+	var zero T
+	for w := range valid {
+		base := w << 6
+		var bits uint64
+		for j := range min(64, n-base) {
+			i := base + j
+			k := ix.sc
+			if idx64 != nil {
+				k = idx64[i]
+			} else if ix.arr != nil {
+				k = ix.at(i)
+			}
+			s, e := lv.bounds(i)
+			p, ok := elementIndex(s, e, k)
+			if ok {
+				out[i] = vals[p]
+				if checkChild {
+					ok = cv.Get(p)
+				}
+			} else {
+				out[i] = zero
+			}
+			bits |= b2u(ok) << uint(j)
+		}
+		valid[w] = bits & xv.Word(w) & iv.Word(w)
+	}
+	maskTail(valid, n)
+	nulls := CountZeros(valid, n)
+	if nulls == 0 {
+		validity.Release()
+		validity = nil
+	}
+	return makeArray(child.DataType(), n, []*memory.Buffer{validity, buf}, nil, nulls, 0)
 }
 
 // elementIndex is the child position of 1-based index k in the range

@@ -142,6 +142,27 @@ func take(mem memory.Allocator, arr arrow.Array, idx []int) (arrow.Array, error)
 	return makeArray(dt, n, []*memory.Buffer{validity, buf}, nil, nulls, 0), nil
 }
 
+// plainWidth is the byte width of arr's values when they are one buffer
+// of 1, 2, 4, 8 or 16-byte values that take copies as they are; 0 for
+// every other layout (bool bits, bytes, nested, dictionaries, the null
+// type, extension types).
+func plainWidth(arr arrow.Array) int {
+	switch arr.(type) {
+	case *array.Boolean, *array.Null, *array.String, *array.Binary,
+		*array.List, *array.FixedSizeList, *array.Struct, *array.Dictionary:
+		return 0
+	}
+	fw, ok := arr.DataType().(arrow.FixedWidthDataType)
+	if !ok || fw.BitWidth()%8 != 0 {
+		return 0
+	}
+	switch w := fw.BitWidth() / 8; w {
+	case 1, 2, 4, 8, 16:
+		return w
+	}
+	return 0
+}
+
 // bufCount is the number of buffers of a list (validity, offsets) or a
 // fixed-size list (validity).
 func bufCount(fixed bool) int {

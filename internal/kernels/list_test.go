@@ -204,6 +204,170 @@ func TestListElement(t *testing.T) {
 	})
 }
 
+// TestListElementRows checks list_element row by row against a direct
+// reading of the lists, over arrays long enough to span several words:
+// sliced list and index arrays, null lists, null elements, null indices,
+// i64 and i16 index columns, a scalar index, and fixed-size lists.
+func TestListElementRows(t *testing.T) {
+	const n = 300
+	mem := checkedMem(t)
+	lb := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int32)
+	defer lb.Release()
+	vb := lb.ValueBuilder().(*array.Int32Builder)
+	fb := array.NewFixedSizeListBuilder(mem, 3, arrow.PrimitiveTypes.Int64)
+	defer fb.Release()
+	fvb := fb.ValueBuilder().(*array.Int64Builder)
+	ib := array.NewInt64Builder(mem)
+	defer ib.Release()
+	sb := array.NewInt16Builder(mem)
+	defer sb.Release()
+	for i := range n + 5 {
+		if i%11 == 3 {
+			lb.AppendNull()
+			fb.AppendNull() // appends 3 null elements
+		} else {
+			lb.Append(true)
+			for j := range i % 6 {
+				if (i+j)%7 == 0 {
+					vb.AppendNull()
+				} else {
+					vb.Append(int32(i*10 + j))
+				}
+			}
+			fb.Append(true)
+			for j := range 3 {
+				if (i+j)%5 == 0 {
+					fvb.AppendNull()
+				} else {
+					fvb.Append(int64(-i*10 - j))
+				}
+			}
+		}
+		// A null index keeps a value in range under it.
+		k := int64(i%13) - 6
+		ok := i%17 != 5
+		ib.AppendValues([]int64{k}, []bool{ok})
+		sb.AppendValues([]int16{int16(k)}, []bool{ok})
+	}
+	lists, fixed, idx, idx16 := lb.NewArray(), fb.NewArray(), ib.NewArray(), sb.NewArray()
+	defer lists.Release()
+	defer fixed.Release()
+	defer idx.Release()
+	defer idx16.Release()
+	slice := func(a arrow.Array) arrow.Array { return array.NewSlice(a, 5, n+5) }
+	ls, fs, is, is16 := slice(lists), slice(fixed), slice(idx), slice(idx16)
+	defer ls.Release()
+	defer fs.Release()
+	defer is.Release()
+	defer is16.Release()
+	// want reads row i of list array xs at 1-based index k.
+	want := func(xs arrow.Array, i int, k int64) (int64, bool) {
+		if xs.IsNull(i) {
+			return 0, false
+		}
+		var child arrow.Array
+		var s, e int64
+		switch l := xs.(type) {
+		case *array.List:
+			child = l.ListValues()
+			s, e = l.ValueOffsets(i)
+		case *array.FixedSizeList:
+			child = l.ListValues()
+			s = int64(l.Offset()+i) * 3
+			e = s + 3
+		}
+		var p int64
+		switch size := e - s; {
+		case k >= 1 && k <= size:
+			p = s + k - 1
+		case k <= -1 && -k <= size:
+			p = e + k
+		default:
+			return 0, false
+		}
+		if child.IsNull(int(p)) {
+			return 0, false
+		}
+		switch c := child.(type) {
+		case *array.Int32:
+			return int64(c.Value(int(p))), true
+		case *array.Int64:
+			return c.Value(int(p)), true
+		}
+		panic("unexpected child")
+	}
+	type idxOf func(i int) (int64, bool)
+	colIdx := func(a arrow.Array) idxOf {
+		return func(i int) (int64, bool) {
+			if a.IsNull(i) {
+				return 0, false
+			}
+			switch c := a.(type) {
+			case *array.Int64:
+				return c.Value(i), true
+			case *array.Int16:
+				return int64(c.Value(i)), true
+			}
+			panic("unexpected index")
+		}
+	}
+	cases := []struct {
+		name string
+		xs   arrow.Array
+		xt   dtype.DType
+		idx  datum.Datum
+		at   idxOf
+		ret  dtype.DType
+	}{
+		{"list i64 index", ls, ty("list<i32?>?"), datum.FromArray(is, i64N), colIdx(is), i32N},
+		{"list i16 index", ls, ty("list<i32?>?"), datum.FromArray(is16, ty("i16?")), colIdx(is16), i32N},
+		{"list scalar index", ls, ty("list<i32?>?"), datum.FromScalar(scalar.Int64(-2), n), func(int) (int64, bool) { return -2, true }, i32N},
+		{"fixed i64 index", fs, ty("fixed_size_list<i64?, 3>?"), datum.FromArray(is, i64N), colIdx(is), i64N},
+		{"fixed scalar index", fs, ty("fixed_size_list<i64?, 3>?"), datum.FromScalar(scalar.Int64(3), n), func(int) (int64, bool) { return 3, true }, i64N},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ListElement(mem, datum.FromArray(c.xs, c.xt), c.idx, c.ret)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Release()
+			arr := got.Array()
+			if arr.Len() != n {
+				t.Fatalf("%d rows, want %d", arr.Len(), n)
+			}
+			nulls := 0
+			for i := range n {
+				var w int64
+				ok := false
+				if k, valid := c.at(i); valid {
+					w, ok = want(c.xs, i, k)
+				}
+				if !ok {
+					nulls++
+					if arr.IsValid(i) {
+						t.Errorf("row %d: got a value, want null", i)
+					}
+					continue
+				}
+				var g int64
+				switch a := arr.(type) {
+				case *array.Int32:
+					g = int64(a.Value(i))
+				case *array.Int64:
+					g = a.Value(i)
+				}
+				if arr.IsNull(i) || g != w {
+					t.Errorf("row %d: got %d (null %v), want %d", i, g, arr.IsNull(i), w)
+				}
+			}
+			if arr.NullN() != nulls {
+				t.Errorf("null count %d, want %d", arr.NullN(), nulls)
+			}
+		})
+	}
+}
+
 func TestListErrors(t *testing.T) {
 	mem := checkedMem(t)
 	// Decreasing offsets, which Arrow does not check when an array is made.
@@ -278,4 +442,40 @@ func BenchmarkListContains(b *testing.B) {
 		out.Release()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/value")
+}
+
+// BenchmarkListElement is list_element(xs, i) over 65 536 lists of 4 i32
+// values, with a scalar index and with an index column.
+func BenchmarkListElement(b *testing.B) {
+	const n, width = 1 << 16, 4
+	lb := array.NewListBuilder(memory.DefaultAllocator, arrow.PrimitiveTypes.Int32)
+	vb := lb.ValueBuilder().(*array.Int32Builder)
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := range n {
+		lb.Append(true)
+		for j := range width {
+			vb.Append(int32(i*width + j))
+		}
+		ib.Append(int64(1 + (i*7)%width))
+	}
+	arr, idx := lb.NewArray(), ib.NewArray()
+	lb.Release()
+	ib.Release()
+	defer arr.Release()
+	defer idx.Release()
+	xs := datum.FromArray(arr, ty("list<i32>"))
+	for _, c := range []struct {
+		name string
+		i    datum.Datum
+	}{
+		{"scalar", datum.FromScalar(scalar.Int64(2), n)},
+		{"column", datum.FromArray(idx, ty("i64"))},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			mem := newRecycler()
+			runBench(b, n, func(mem memory.Allocator) (datum.Datum, error) {
+				return ListElement(mem, xs, c.i, i32N)
+			}, mem)
+		})
+	}
 }
