@@ -67,6 +67,16 @@
 // which costs a validity bitmap per column read instead of a copy. Either
 // way a row the branch does not take is never computed, so it cannot fail.
 //
+// # Filtering
+//
+// Filter splits its predicate at the top-level ANDs and evaluates them left
+// to right. A conjunct that cannot fail (no node of it is fallible) is
+// evaluated only for the rows still true: over just those rows when fewer
+// than a quarter remain, otherwise over all rows with its result ANDed in.
+// A conjunct that can fail is evaluated over every row, as AND's own
+// semantics demand, so an error is raised exactly where evaluating the whole
+// predicate would raise it: skipping never hides one.
+//
 // # Lambdas
 //
 // list_transform(xs, x -> body), list_filter, list_any and list_all work on
