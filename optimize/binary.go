@@ -269,7 +269,7 @@ var OrEqToIn = &Rule{
 }
 
 func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
-	if p := c.Parent(); p != nil && p.ID() == "or" {
+	if p := c.r.parent(); p != nil && isOr(p) {
 		return nil
 	}
 	// The operands of the chain, left to right, in the run's scratch space.
@@ -277,7 +277,7 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if isCall(x, "or") {
+		if isOr(x) {
 			stack = append(stack, x.Arg(1), x.Arg(0))
 			continue
 		}
@@ -285,7 +285,9 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	}
 	c.r.scratchA, c.r.scratchB = leaves[:0], stack[:0]
 
-	// Group the comparisons by the compared expression.
+	// Group the comparisons by the compared expression. A chain usually
+	// compares one expression throughout, so a leaf is compared with the
+	// previous leaf's group first, then with the others.
 	type group struct {
 		x        *expr.Bound
 		values   int // how many values the group's members hold
@@ -296,14 +298,19 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	groups := buf[:0]
 	member := c.r.scratchInts[:0] // per leaf: group index + 1, or 0
 	merged := false
+	last := -1 // the group of the previous comparison
 	for _, l := range leaves {
-		x, values := inParts(l)
+		x := inExpr(l)
 		g := -1
 		if x != nil {
-			for j := range groups {
-				if sameTree(groups[j].x, x) {
-					g = j
-					break
+			if last >= 0 && sameTree(groups[last].x, x) {
+				g = last
+			} else {
+				for j := range groups {
+					if j != last && sameTree(groups[j].x, x) {
+						g = j
+						break
+					}
 				}
 			}
 			if g < 0 {
@@ -312,10 +319,11 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 				groups = append(groups, group{x: x, volatile: !deterministic(x)})
 				g = len(groups) - 1
 			}
+			last = g
 			if groups[g].volatile {
 				g = -1
 			} else {
-				groups[g].values += len(values)
+				groups[g].values += len(l.Args()) - 1
 				groups[g].members++
 				merged = merged || groups[g].members > 1
 			}
@@ -334,13 +342,13 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 			if groups[g].members < 0 {
 				continue // emitted at its first member
 			}
-			// One IN list: the group's expression and every value, in order.
-			args := make([]*expr.Bound, 0, groups[g].values+1)
-			args = append(args, groups[g].x)
+			// One IN list: the group's expression and every value, in
+			// order (a member's values are its arguments after the first).
+			args := make([]*expr.Bound, 1, groups[g].values+1)
+			args[0] = groups[g].x
 			for j := i; j < len(leaves); j++ {
 				if member[j] == g+1 {
-					_, values := inParts(leaves[j])
-					args = append(args, values...)
+					args = append(args, leaves[j].Args()[1:]...)
 				}
 			}
 			groups[g].members = -1
@@ -368,18 +376,27 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	return keep(acc, n.DType())
 }
 
-// inParts splits `x = literal` into x and the literal, and `x IN (…)` into
-// x and its values; x is nil for other nodes.
-func inParts(l *expr.Bound) (*expr.Bound, []*expr.Bound) {
-	switch {
-	case isCall(l, "eq"):
-		if isLiteral(l.Arg(1)) && !isLiteral(l.Arg(0)) {
-			return l.Arg(0), l.Args()[1:]
-		}
-	case isCall(l, "in_list"):
-		return l.Arg(0), l.Args()[1:]
+// isOr reports whether n is a call of a function with the id "or" (isCall
+// with one constant id, which compiles to a cheaper comparison).
+func isOr(n *expr.Bound) bool {
+	return n.Kind() == expr.KindCall && n.Fn().ID() == "or"
+}
+
+// inExpr is x in `x = literal` and in `x IN (…)`, whose values are then
+// the node's arguments after the first; it is nil for other nodes.
+func inExpr(l *expr.Bound) *expr.Bound {
+	if l.Kind() != expr.KindCall || len(l.Args()) == 0 {
+		return nil
 	}
-	return nil, nil
+	switch l.Fn().ID() {
+	case "eq":
+		if x, y := l.Arg(0), l.Arg(1); mayBeLiteral(y) && isLiteral(y) && !isLiteral(x) {
+			return x
+		}
+	case "in_list":
+		return l.Arg(0)
+	}
+	return nil
 }
 
 // InSingle turns an IN list of one value into an equality:

@@ -101,10 +101,11 @@ var CastCompareNarrow = &Rule{
 
 func castCompareNarrow(c *Context, n *expr.Bound) *expr.Bound {
 	cast := n.Arg(0)
-	if !isCall(cast, "cast", "try_cast") {
+	// The type check first: it needs no dynamic call.
+	if _, ok := asCast(cast); !ok {
 		return nil
 	}
-	if _, ok := asCast(cast); !ok {
+	if !isCall(cast, "cast", "try_cast") {
 		return nil
 	}
 	x := cast.Arg(0)

@@ -58,7 +58,15 @@ func asType(x *expr.Bound, t dtype.DType) *expr.Bound {
 
 // isLiteral reports whether n is a literal node, without copying its value.
 func isLiteral(n *expr.Bound) bool {
-	return mayBeLiteral(n) && n.Fn().ID() == "literal"
+	if !mayBeLiteral(n) {
+		return false
+	}
+	// A type check first (no dynamic call); then the id, which a user's
+	// function may share.
+	if _, ok := n.Fn().(fn.LiteralFn); ok {
+		return true
+	}
+	return n.Fn().ID() == "literal"
 }
 
 // mayBeLiteral is the cheap, inlined part of isLiteral: a call without
@@ -67,25 +75,30 @@ func mayBeLiteral(n *expr.Bound) bool {
 	return len(n.Args()) == 0 && n.Kind() == expr.KindCall
 }
 
+// literalFn is the function of a literal node: ok is false for other
+// nodes. A node whose function is a fn.LiteralFn is exactly a node that
+// isLiteral accepts and whose Literal value is available.
+func literalFn(n *expr.Bound) (l fn.LiteralFn, ok bool) {
+	if !mayBeLiteral(n) {
+		return fn.LiteralFn{}, false
+	}
+	l, ok = n.Fn().(fn.LiteralFn)
+	return l, ok
+}
+
 // literal is the value of a non-null literal node.
 func literal(n *expr.Bound) (scalar.Scalar, bool) {
-	if !isLiteral(n) {
+	l, ok := literalFn(n)
+	if !ok || l.Value.IsNull() {
 		return scalar.Scalar{}, false
 	}
-	s, ok := n.Literal()
-	if !ok || s.IsNull() {
-		return scalar.Scalar{}, false
-	}
-	return s, true
+	return l.Value, true
 }
 
 // isNullLiteral reports whether n is a literal null (of any dtype).
 func isNullLiteral(n *expr.Bound) bool {
-	if !isLiteral(n) {
-		return false
-	}
-	s, ok := n.Literal()
-	return ok && s.IsNull()
+	l, ok := literalFn(n)
+	return ok && l.Value.IsNull()
 }
 
 // isBoolLiteral reports whether n is the non-null literal v.
@@ -138,9 +151,15 @@ func isCall(n *expr.Bound, ids ...string) bool {
 	return false
 }
 
-// sameDType is dtype equality with fast paths for the flat types and for
-// struct types that share their fields (as every $ of one bound tree does).
-func sameDType(a, b dtype.DType) bool {
+// sameDType is dtype equality with fast paths for identical values (the
+// same parameters and the same nested part, as every $ of one bound tree
+// has), the flat types and struct types that share their fields. It takes
+// pointers: a DType passed by value is split into its byte-sized fields,
+// and putting them back together costs more than the comparison.
+func sameDType(a, b *dtype.DType) bool {
+	if *a == *b {
+		return true
+	}
 	if a.Kind() != b.Kind() || a.Nullable() != b.Nullable() {
 		return false
 	}
@@ -155,15 +174,45 @@ func sameDType(a, b dtype.DType) bool {
 			return true
 		}
 	}
-	return a.Equal(b)
+	return a.Equal(*b)
 }
 
 // sameTree reports whether a and b are the same tree with the same dtypes
-// (expr.Bound.Equal), without allocating for small trees.
+// (expr.Bound.Equal), without allocating for small trees. It follows
+// chains of nodes with one child (`$.a.b`, `NOT x`) in a loop and keeps a
+// stack only below the first node with several.
 func sameTree(a, b *expr.Bound) bool {
+	for {
+		if a == b {
+			return true
+		}
+		same, descend := sameNode(a, b)
+		if !same {
+			return false
+		}
+		if !descend {
+			return true
+		}
+		switch len(a.Args()) {
+		case 0:
+			return true
+		case 1:
+			a, b = a.Arg(0), b.Arg(0)
+			continue
+		}
+		return sameSubtrees(a, b)
+	}
+}
+
+// sameSubtrees compares the children of a and b, which sameNode found
+// equal, with a stack.
+func sameSubtrees(a, b *expr.Bound) bool {
 	type pair struct{ a, b *expr.Bound }
 	var buf [16]pair
-	stack := append(buf[:0], pair{a, b})
+	stack := buf[:0]
+	for i := len(a.Args()) - 1; i >= 0; i-- {
+		stack = append(stack, pair{a.Arg(i), b.Arg(i)})
+	}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -171,34 +220,41 @@ func sameTree(a, b *expr.Bound) bool {
 		if x == y {
 			continue
 		}
-		if x == nil || y == nil || x.Kind() != y.Kind() || len(x.Args()) != len(y.Args()) || x.Name() != y.Name() {
+		same, descend := sameNode(x, y)
+		if !same {
 			return false
 		}
-		switch x.Kind() {
-		case expr.KindCall:
-			// A call's dtype is its function's ReturnType of its
-			// arguments' dtypes: equal functions of equal arguments have
-			// equal dtypes, so only the leaves' dtypes need comparing (a
-			// literal's function compares its value's dtype).
-			if !x.Fn().Equal(y.Fn()) {
-				return false
-			}
-		case expr.KindLambda:
-			// Parameters: leave the rare lambda to expr.Bound.Equal.
-			if !x.Equal(y) {
-				return false
-			}
+		if !descend {
 			continue
-		default:
-			if !sameDType(x.DType(), y.DType()) {
-				return false
-			}
 		}
-		for i := range x.Args() {
+		for i := len(x.Args()) - 1; i >= 0; i-- {
 			stack = append(stack, pair{x.Arg(i), y.Arg(i)})
 		}
 	}
 	return true
+}
+
+// sameNode compares two distinct nodes apart from their children: same
+// reports whether they may still be equal, and descend whether their
+// children remain to be compared (a lambda is compared whole).
+func sameNode(x, y *expr.Bound) (same, descend bool) {
+	if x == nil || y == nil || x.Kind() != y.Kind() || len(x.Args()) != len(y.Args()) || x.Name() != y.Name() {
+		return false, false
+	}
+	switch x.Kind() {
+	case expr.KindCall:
+		// A call's dtype is its function's ReturnType of its arguments'
+		// dtypes: equal functions of equal arguments have equal dtypes,
+		// so only the leaves' dtypes need comparing (a literal's function
+		// compares its value's dtype).
+		return x.Fn().Equal(y.Fn()), true
+	case expr.KindLambda:
+		// Parameters: leave the rare lambda to expr.Bound.Equal.
+		return x.Equal(y), false
+	default:
+		dx, dy := x.DType(), y.DType()
+		return sameDType(&dx, &dy), true
+	}
 }
 
 // hasFloat reports whether values of t contain floating-point numbers, at
