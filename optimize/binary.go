@@ -348,7 +348,11 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 			args[0] = groups[g].x
 			for j := i; j < len(leaves); j++ {
 				if member[j] == g+1 {
-					args = append(args, leaves[j].Args()[1:]...)
+					// One by one: appending a short slice costs a
+					// call to the runtime's typed copy.
+					for _, v := range leaves[j].Args()[1:] {
+						args = append(args, v)
+					}
 				}
 			}
 			groups[g].members = -1

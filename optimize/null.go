@@ -105,11 +105,14 @@ var PropagateNull = &Rule{
 }
 
 func propagateNull(c *Context, n *expr.Bound) *expr.Bound {
+	// A non-nullable node has no null operand to propagate, and a function
+	// that handles nulls itself keeps them: neither needs its operands
+	// looked at (a literal's value lives apart from its node).
+	if !n.DType().Nullable() || n.Fn().NullHandling() != fn.NullPropagating {
+		return nil
+	}
 	for _, a := range n.Args() {
 		if mayBeLiteral(a) && isNullLiteral(a) {
-			if n.Fn().NullHandling() != fn.NullPropagating || !n.DType().Nullable() {
-				return nil
-			}
 			return nullLiteral(n.DType())
 		}
 	}
