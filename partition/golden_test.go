@@ -3,7 +3,6 @@ package partition_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/colexpr/colexpr/coerce"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/internal/golden"
 	"github.com/colexpr/colexpr/parse"
 	"github.com/colexpr/colexpr/partition"
 )
@@ -62,83 +62,16 @@ func scopeWith(t testing.TB, vars []string) expr.Scope {
 	return scope.Push(names, types)
 }
 
-type goldenCase struct {
-	src  string
-	vars []string
-	want string
-}
-
-// goldenFile holds a golden file without its recorded outputs. The format:
-// `# comment`; `var name: type` adds a variable to the scope of the cases
-// below it; `> source` is a case, followed by its output up to the next
-// blank line or case.
-type goldenFile struct {
-	lines []string
-	cases []goldenCase
-	at    []int
-}
-
-func readGolden(t *testing.T, path string) *goldenFile {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &goldenFile{}
-	var vars []string
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if strings.HasPrefix(line, "var ") {
-			vars = append(vars[:len(vars):len(vars)], strings.TrimPrefix(line, "var "))
-		}
-		if !strings.HasPrefix(line, "> ") {
-			g.lines = append(g.lines, line)
-			continue
-		}
-		c := goldenCase{src: strings.TrimPrefix(line, "> "), vars: vars}
-		var out []string
-		for i+1 < len(lines) && lines[i+1] != "" && !strings.HasPrefix(lines[i+1], "> ") {
-			i++
-			out = append(out, lines[i])
-		}
-		c.want = strings.Join(out, "\n")
-		g.at = append(g.at, len(g.lines))
-		g.lines = append(g.lines, line)
-		g.cases = append(g.cases, c)
-	}
-	return g
-}
-
-func (g *goldenFile) write(t *testing.T, path string, got []string) {
-	t.Helper()
-	var b strings.Builder
-	k := 0
-	for i, line := range g.lines {
-		b.WriteString(line + "\n")
-		if k < len(g.at) && g.at[k] == i {
-			b.WriteString(got[k] + "\n")
-			if i+1 < len(g.lines) && g.lines[i+1] != "" {
-				b.WriteByte('\n')
-			}
-			k++
-		}
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // partitionOutput is what the golden files record: the partitions with
 // their variables and dtypes, the root, and the referenced fields.
-func partitionOutput(t *testing.T, c goldenCase) string {
-	scope := scopeWith(t, c.vars)
-	b := bindSrc(t, c.src, scope)
+func partitionOutput(t *testing.T, c golden.Case) string {
+	scope := scopeWith(t, c.Vars)
+	b := bindSrc(t, c.Src, scope)
 	p, err := partition.ByField(b, scope)
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	checkInvariants(t, c.src, b, scope, p)
+	checkInvariants(t, c.Src, b, scope, p)
 	var out strings.Builder
 	for _, part := range p.Partitions {
 		fmt.Fprintf(&out, "%s: %s  as $%s :: %s\n", part.Field, part.Expr, part.Var, part.Expr.DType())
@@ -217,16 +150,16 @@ func TestGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			g := readGolden(t, path)
-			got := make([]string, len(g.cases))
-			for i, c := range g.cases {
+			g := golden.Read(t, path)
+			got := make([]string, len(g.Cases))
+			for i, c := range g.Cases {
 				got[i] = partitionOutput(t, c)
-				if !*update && got[i] != c.want {
-					t.Errorf("> %s\ngot:\n%s\nwant:\n%s", c.src, got[i], c.want)
+				if !*update && got[i] != c.Want {
+					t.Errorf("> %s\ngot:\n%s\nwant:\n%s", c.Src, got[i], c.Want)
 				}
 			}
 			if *update {
-				g.write(t, path, got)
+				g.Write(t, path, got)
 			}
 		})
 	}
