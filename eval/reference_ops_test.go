@@ -385,35 +385,36 @@ func runeEq(a, b rune, fold bool) bool {
 	return false
 }
 
-// refSubstring is DuckDB's substring in characters. Positions count from 1.
-// A positive offset starts there (past the end: at the end); a negative one
-// counts from the end, not before the first character; 0 stands one
-// position before the first character. A positive length takes that many
-// positions forward, a negative one that many before the start.
-func refSubstring(s string, offset, length int64) string {
+// refSubstring is DuckDB's substring in characters: start gives a 0-based
+// position p (start-1 for a positive start, size+start for a negative one,
+// -1 for 0); a positive length takes [p, p+length), a negative one
+// [p+length, p); the part of that window inside the string is the result.
+// Exact arithmetic (math/big), so extreme arguments cannot overflow.
+func refSubstring(s string, start, length int64) string {
 	rs := []rune(s)
-	size := int64(len(rs))
-	clampI := func(v, lo, hi int64) int64 { return max(lo, min(v, hi)) }
-	offset = clampI(offset, -1<<40, 1<<40)
-	length = clampI(length, -1<<40, 1<<40)
-	var from int64 // 1-based position the range starts at
+	size := big.NewInt(int64(len(rs)))
+	p := big.NewInt(start)
 	switch {
-	case offset > 0:
-		from = min(offset, size+1)
-	case offset < 0:
-		from = max(size+offset+1, 1)
+	case start > 0:
+		p.Sub(p, big.NewInt(1))
+	case start < 0:
+		p.Add(p, size)
 	default:
-		from = 0
+		p.SetInt64(-1)
 	}
-	var lo, hi int64 // positions [lo, hi)
-	if length >= 0 {
-		lo, hi = from, from+length
-	} else {
-		lo, hi = from+length, from
+	lo, hi := new(big.Int).Set(p), new(big.Int).Add(p, big.NewInt(length))
+	if length < 0 {
+		lo, hi = hi, lo
 	}
-	lo, hi = max(lo, 1), min(hi, size+1)
-	if lo >= hi {
+	zero := big.NewInt(0)
+	if lo.Cmp(zero) < 0 {
+		lo = zero
+	}
+	if hi.Cmp(size) > 0 {
+		hi = size
+	}
+	if lo.Cmp(hi) >= 0 {
 		return ""
 	}
-	return string(rs[lo-1 : hi-1])
+	return string(rs[lo.Int64():hi.Int64()])
 }

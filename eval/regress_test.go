@@ -66,6 +66,18 @@ var regressions = []struct {
 		expr: "fill_null(null::struct<x: i32, y: utf8?>?, {'x': null::i32?, 'y': ''::utf8?})",
 		data: `[{"n64": 0}]`,
 	},
+	{
+		// The reference clamped a start before the string to its first
+		// character; DuckDB (and the kernel) cut the window instead.
+		name: "substring window entirely before the string",
+		expr: "substring(s, 8059191577196835715::i64 - 9223372036854775807::i64, n64)",
+		data: `[{"s": "0bK K", "n64": 2}]`,
+	},
+	{
+		name: "substring with a huge negative start and a positive length",
+		expr: "substring(CAST(0::u32 AS utf8), i32, 199::u8)",
+		data: `[{"i32": -2026110228, "n64": 0}]`,
+	},
 }
 
 func TestRegressions(t *testing.T) {
