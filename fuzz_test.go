@@ -102,7 +102,7 @@ var builtinSeeds = []string{
 	"a * 2 - u % 3", "CASE WHEN a <> 0 THEN b / a ELSE 0 END",
 	"coalesce(a, 0) BETWEEN -5 AND 5 OR f IS NULL",
 	"d * 2 + 0.5 > 10", "s LIKE 'a%' OR s ILIKE '%Ö_%'", "lower(s) = upper(s)",
-	"concat(substring(s, 2, 1), 'x')", "concat(s, '!', s)", "length(s) + byte_length(s)",
+	"concat(substring(s, 2, 1), 'x')", "s || '-' || lower(s) IS NULL", "concat(s, '!', s)", "length(s) + byte_length(s)",
 	"dt < DATE '2000-01-01' AND dt IS NOT DISTINCT FROM dt",
 	"TRY_CAST(s AS i32) IS NULL", "CAST(f AS i64)", "a::f64 / 0",
 	"list_transform(xs, x -> x + a)", "list_filter(xs, x -> x > 1)",

@@ -522,6 +522,9 @@ func (g *gen) stringExpr(depth int) *expr.Bound {
 		for range g.intn(3) {
 			args = append(args, g.expr(s, depth))
 		}
+		if g.intn(3) == 0 && g.ok("string_concat") {
+			return g.call(fn.StringConcat, args[0], g.expr(s, depth))
+		}
 		return g.call(fn.Concat, args...)
 	case 2:
 		if !g.ok("substring") {

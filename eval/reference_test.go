@@ -350,7 +350,7 @@ func refCall(b *expr.Bound, v []scalar.Scalar) (scalar.Scalar, error) {
 		return mk(t, strings.HasSuffix(v[0].Value().(string), v[1].Value().(string))), nil
 	case "contains":
 		return mk(t, strings.Contains(v[0].Value().(string), v[1].Value().(string))), nil
-	case "concat":
+	case "concat", "string_concat": // string_concat's nulls are propagated above
 		var sb strings.Builder
 		for _, a := range v {
 			if !a.IsNull() {

@@ -138,5 +138,8 @@ func Pack(names []string, values []Expr) Expr {
 	return &Call{Fn: fn.Pack(names...), Args: append([]Expr(nil), values...)}
 }
 
+// StringConcat is a || b.
+func StringConcat(a, b Expr) Expr { return bin(fn.StringConcat, a, b) }
+
 // Coalesce is the first non-null of args.
 func Coalesce(args ...Expr) Expr { return &Call{Fn: fn.Coalesce, Args: args} }

@@ -84,7 +84,7 @@ func precedence(e Expr) int {
 	case "eq", "neq", "lt", "lte", "gt", "gte", "is_null", "is_not_null", "is_distinct_from",
 		"is_not_distinct_from", "between", "in_list", "like", "ilike":
 		return precCompare
-	case "add", "sub":
+	case "add", "sub", "string_concat":
 		return precAdd
 	case "mul", "div", "mod":
 		return precMul
@@ -166,7 +166,7 @@ func (p *printer) expr(e Expr, min int) {
 }
 
 var infix = map[string]string{
-	"add": " + ", "sub": " - ", "mul": " * ", "div": " / ", "mod": " % ",
+	"add": " + ", "sub": " - ", "string_concat": " || ", "mul": " * ", "div": " / ", "mod": " % ",
 	"eq": " = ", "neq": " != ", "lt": " < ", "lte": " <= ", "gt": " > ", "gte": " >= ",
 	"and": " AND ", "or": " OR ", "is_distinct_from": " IS DISTINCT FROM ",
 	"is_not_distinct_from": " IS NOT DISTINCT FROM ",

@@ -55,7 +55,7 @@ func init() {
 	for _, f := range []Function{Add, Sub, Mul, Div, Mod, Neg, Abs,
 		Eq, NotEq, Lt, LtEq, Gt, GtEq, IsDistinctFrom, IsNotDistinctFrom, Between, InList,
 		And, Or, Not, IsNull, IsNotNull, Coalesce, FillNull,
-		Lower, Upper, Length, ByteLength, StartsWith, EndsWith, Contains, Concat, Substring,
+		Lower, Upper, Length, ByteLength, StartsWith, EndsWith, Contains, Concat, StringConcat, Substring,
 		ListLength, ListContains, ListElement, ListTransform, ListFilter, ListAny, ListAll,
 		Merge,
 	} {

@@ -9,6 +9,7 @@ import "github.com/colexpr/colexpr/dtype"
 //	byte_length(s)                     bytes, i64
 //	starts_with, ends_with, contains   bool
 //	concat(s1, s2, …)                  nulls are skipped, as in DuckDB; never null
+//	string_concat(a, b)                the || operator: null when either side is, as in DuckDB
 //	substring(s, start[, len])         characters, as in DuckDB: start 1 is the first character,
 //	                                   a negative start counts from the end (-1 is the last),
 //	                                   0 stands just before the first; len characters from start
@@ -24,6 +25,8 @@ var (
 	EndsWith   Function = strFn{simple{"ends_with"}, 2, 2, dtype.Bool(false)}
 	Contains   Function = strFn{simple{"contains"}, 2, 2, dtype.Bool(false)}
 	Concat     Function = concat{simple{"concat"}}
+	// StringConcat is a || b.
+	StringConcat Function = stringConcat{simple{"string_concat"}}
 	Substring  Function = substring{simple{"substring"}}
 )
 
@@ -80,6 +83,19 @@ func (s substring) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	for i := 1; i < len(args); i++ {
 		if !args[i].IsInt() {
 			return dtype.DType{}, argErr(s, i, "has type %s, want an integer", args[i])
+		}
+	}
+	return dtype.Utf8(anyNullable(args)), nil
+}
+
+type stringConcat struct{ simple }
+
+func (c stringConcat) Arity() Arity { return Exactly(2) }
+
+func (c stringConcat) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	for i, a := range args {
+		if !a.IsUtf8() {
+			return dtype.DType{}, argErr(c, i, "has type %s, want utf8", a)
 		}
 	}
 	return dtype.Utf8(anyNullable(args)), nil

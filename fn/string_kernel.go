@@ -66,6 +66,17 @@ func (c concat) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 	return out, kernelError(c.ID(), err)
 }
 
+// Eval evaluates a || b: concat's join, with the row null where either
+// side is (null propagation is the kernel contract: the join of a null row
+// is never looked at).
+func (c stringConcat) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(c, args); err != nil {
+		return datum.Datum{}, err
+	}
+	out, err := kernels.ConcatStrict(ctxMem(ctx), args, ret)
+	return out, kernelError(c.ID(), err)
+}
+
 // Eval evaluates substring.
 func (s substring) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	if err := checkArgs(s, args); err != nil {

@@ -15,7 +15,7 @@
 //	= != <> < <= > >=           comparisons; <> and == are aliases of != and =
 //	IS [NOT] NULL, IS [NOT] DISTINCT FROM y
 //	[NOT] BETWEEN lo AND hi, [NOT] IN (v, …), [NOT] LIKE p, [NOT] ILIKE p
-//	+ -
+//	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
 //	* / %
 //	-x                          prefix
 //	x.field, x::type            postfix

@@ -31,7 +31,7 @@ func ExampleParse() {
 
 // A syntax error says where it is and what was expected there.
 func ExampleError() {
-	_, err := parse.Parse("lower(s) || upper(s)")
+	_, err := parse.Parse("lower(s) | upper(s)")
 	fmt.Println(err)
 	var pe *parse.Error
 	if errors.As(err, &pe) {
@@ -39,7 +39,7 @@ func ExampleError() {
 	}
 	// Output:
 	// parse error at 1:10: unexpected character '|'
-	//   lower(s) || upper(s)
+	//   lower(s) | upper(s)
 	//            ^
 	// 1 10
 }

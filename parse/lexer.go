@@ -106,7 +106,7 @@ func lex(src string, off int) token {
 
 // punctuation lists the operators, longest first so that `::` wins over `:`.
 var punctuation = []string{
-	"::", "->", "!=", "<>", "<=", ">=", "==",
+	"::", "->", "!=", "<>", "<=", ">=", "==", "||",
 	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ".", ":",
 }
 

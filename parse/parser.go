@@ -357,10 +357,13 @@ func (p *parser) is(left expr.Expr) (expr.Expr, error) {
 
 func (p *parser) additive() (expr.Expr, error) {
 	left, err := p.multiplicative()
-	for err == nil && (p.tok.is("+") || p.tok.is("-")) {
+	for err == nil && (p.tok.is("+") || p.tok.is("-") || p.tok.is("||")) {
 		build := expr.Add
-		if p.tok.text == "-" {
+		switch p.tok.text {
+		case "-":
 			build = expr.Sub
+		case "||":
+			build = expr.StringConcat
 		}
 		p.next()
 		var right expr.Expr
