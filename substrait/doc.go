@@ -87,6 +87,7 @@
 //	byte_length           functions_string octet_length                 (utf8 only)
 //	starts_with ends_with contains   functions_string, same names       case_sensitivity CASE_SENSITIVE
 //	concat                functions_string concat                       null_handling IGNORE_NULLS
+//	string_concat (||)    functions_string concat                       null_handling RETURN_NULL (read back as a chain of ||)
 //	substring             functions_string substring (i32 arguments)    negative_start LEFT_OF_BEGINNING
 //	list_length           functions_list cardinality
 //	list_transform        functions_list transform                      with a Substrait lambda

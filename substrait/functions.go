@@ -62,15 +62,16 @@ var exports = map[string]exportSpec{
 	"or":  plain(urnBoolean, "or"),
 	"not": plain(urnBoolean, "not"),
 
-	"lower":       plain(urnString, "lower", option("char_set", "UTF8")),
-	"upper":       plain(urnString, "upper", option("char_set", "UTF8")),
-	"length":      plain(urnString, "char_length"),
-	"byte_length": plain(urnString, "octet_length"),
-	"starts_with": plain(urnString, "starts_with", option("case_sensitivity", "CASE_SENSITIVE")),
-	"ends_with":   plain(urnString, "ends_with", option("case_sensitivity", "CASE_SENSITIVE")),
-	"contains":    plain(urnString, "contains", option("case_sensitivity", "CASE_SENSITIVE")),
-	"concat":      plain(urnString, "concat:str", option("null_handling", "IGNORE_NULLS")),
-	"substring":   plain(urnString, "substring", option("negative_start", "LEFT_OF_BEGINNING")),
+	"lower":         plain(urnString, "lower", option("char_set", "UTF8")),
+	"upper":         plain(urnString, "upper", option("char_set", "UTF8")),
+	"length":        plain(urnString, "char_length"),
+	"byte_length":   plain(urnString, "octet_length"),
+	"starts_with":   plain(urnString, "starts_with", option("case_sensitivity", "CASE_SENSITIVE")),
+	"ends_with":     plain(urnString, "ends_with", option("case_sensitivity", "CASE_SENSITIVE")),
+	"contains":      plain(urnString, "contains", option("case_sensitivity", "CASE_SENSITIVE")),
+	"concat":        plain(urnString, "concat:str", option("null_handling", "IGNORE_NULLS")),
+	"string_concat": plain(urnString, "concat:str", option("null_handling", "RETURN_NULL")),
+	"substring":     plain(urnString, "substring", option("negative_start", "LEFT_OF_BEGINNING")),
 
 	"list_length":    plain(urnList, "cardinality"),
 	"list_transform": plain(urnList, "transform"),
@@ -198,7 +199,10 @@ func init() {
 	imports[extensions.ID{URN: urnString, Name: "upper"}] = importSpec{allowed: utf8, build: call(fn.Upper)}
 	imports[extensions.ID{URN: urnString, Name: "char_length"}] = importSpec{allowed: noOptions, build: call(fn.Length)}
 	imports[extensions.ID{URN: urnString, Name: "octet_length"}] = importSpec{allowed: noOptions, build: call(fn.ByteLength)}
-	imports[extensions.ID{URN: urnString, Name: "concat"}] = importSpec{allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS"}}), build: call(fn.Concat)}
+	imports[extensions.ID{URN: urnString, Name: "concat"}] = importSpec{
+		allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS", "RETURN_NULL"}}),
+		build:   importConcat,
+	}
 	imports[extensions.ID{URN: urnString, Name: "substring"}] = importSpec{allowed: allow(map[string][]string{"negative_start": {"LEFT_OF_BEGINNING"}}), build: call(fn.Substring)}
 	imports[extensions.ID{URN: urnString, Name: "like"}] = importSpec{
 		allowed: allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE", "CASE_INSENSITIVE"}}),
@@ -247,4 +251,23 @@ func importNot(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) {
 		}
 	}
 	return expr.NewCall(fn.Not, args...)
+}
+
+// importConcat reads concat: IGNORE_NULLS is colexpr's concat; RETURN_NULL
+// is the || operator, a chain of string_concat.
+func importConcat(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+	if chosen["null_handling"] != "RETURN_NULL" {
+		return expr.NewCall(fn.Concat, args...)
+	}
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	out, err := expr.NewCall(fn.StringConcat, args[0], args[1])
+	for _, a := range args[2:] {
+		if err != nil {
+			break
+		}
+		out, err = expr.NewCall(fn.StringConcat, out, a)
+	}
+	return out, err
 }

@@ -151,6 +151,9 @@ func (g *gen) call(want *dtype.DType, depth int) *expr.Bound {
 			for i := 0; i < g.pick(3); i++ {
 				args = append(args, g.typed(s, depth))
 			}
+			if g.pick(3) == 0 {
+				return g.mk(fn.StringConcat, args[0], g.typed(s, depth))
+			}
 			return g.mk(fn.Concat, args...)
 		}
 		i32 := dtype.Primitive(dtype.I32, false)
