@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/fn"
@@ -93,27 +94,64 @@ func NewLambda(params []string, types []dtype.DType, body *Bound) *Bound {
 
 // NewCall types f applied to bound args and returns the call node, or the
 // typing error.
+//
+// The dtypes handed to f.ReturnType are scratch space that NewCall reuses
+// once ReturnType returns: a Function must not keep its argument slice.
 func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err := fn.CheckArity(f, len(args)); err != nil {
 		return nil, err
 	}
-	hof, _ := f.(fn.HigherOrder)
-	types := make([]dtype.DType, len(args))
-	for i, a := range args {
-		isLambda := hof != nil && hof.IsLambdaArg(i)
-		if (a.kind == KindLambda) != isLambda {
-			if isLambda {
-				return nil, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "must be a lambda"}
-			}
-			return nil, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "is a lambda, which only a higher-order function takes"}
+	// A long argument list (an IN list) borrows its dtypes slice from a
+	// pool: the slice escapes through the interface call, and allocating
+	// and clearing it would cost more than typing the call.
+	var types []dtype.DType
+	var pooled *[]dtype.DType
+	if len(args) > pooledTypesMin {
+		pooled = typesPool.Get().(*[]dtype.DType)
+		if cap(*pooled) < len(args) {
+			*pooled = make([]dtype.DType, len(args))
 		}
-		types[i] = a.dt
+		types = (*pooled)[:len(args)]
+	} else {
+		types = make([]dtype.DType, len(args))
 	}
-	t, err := f.ReturnType(types)
+	t, err := typeCall(f, args, types)
+	if pooled != nil {
+		clear(types) // a pooled slice holds no nested dtype alive
+		if cap(*pooled) <= pooledTypesMax {
+			typesPool.Put(pooled)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &Bound{kind: KindCall, fn: f, args: args, dt: t}, nil
+}
+
+// Argument counts above pooledTypesMin take their dtypes slice from
+// typesPool; slices longer than pooledTypesMax are not kept.
+const (
+	pooledTypesMin = 8
+	pooledTypesMax = 1 << 12
+)
+
+var typesPool = sync.Pool{New: func() any { s := make([]dtype.DType, 0, 64); return &s }}
+
+// typeCall checks that lambdas are exactly where f takes them, fills types
+// with the arguments' dtypes and returns f's ReturnType of them.
+func typeCall(f fn.Function, args []*Bound, types []dtype.DType) (dtype.DType, error) {
+	hof, _ := f.(fn.HigherOrder)
+	for i, a := range args {
+		isLambda := hof != nil && hof.IsLambdaArg(i)
+		if (a.kind == KindLambda) != isLambda {
+			if isLambda {
+				return dtype.DType{}, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "must be a lambda"}
+			}
+			return dtype.DType{}, &fn.ArgError{Fn: f.ID(), Arg: i, Msg: "is a lambda, which only a higher-order function takes"}
+		}
+		types[i] = a.dt
+	}
+	return f.ReturnType(types)
 }
 
 // WithArgs is b with its children replaced, retyped. It returns b itself
@@ -133,6 +171,33 @@ func (b *Bound) WithArgs(args []*Bound) (*Bound, error) {
 		return NewCall(b.fn, args...)
 	}
 	return nil, fmt.Errorf("expr: a %v node has no children", b.kind)
+}
+
+// WithArgsSameTypes is WithArgs for children that keep the dtypes of the
+// ones they replace, as rewrites that preserve types do: when every new
+// child has exactly (dtype.Equal) the dtype of the old child at its place,
+// and is a lambda exactly where the old one was, the node's function would
+// type it as before, so the copy keeps b's dtype without asking the
+// function again. Otherwise it is WithArgs.
+func (b *Bound) WithArgsSameTypes(args []*Bound) (*Bound, error) {
+	if b.kind != KindCall || len(args) != len(b.args) {
+		return b.WithArgs(args)
+	}
+	same := true
+	for i, a := range args {
+		old := b.args[i]
+		if a == old {
+			continue
+		}
+		same = false
+		if a == nil || (a.kind == KindLambda) != (old.kind == KindLambda) || !a.dt.Equal(old.dt) {
+			return b.WithArgs(args)
+		}
+	}
+	if same {
+		return b, nil
+	}
+	return &Bound{kind: KindCall, fn: b.fn, args: args, dt: b.dt}, nil
 }
 
 func (k Kind) String() string {

@@ -272,22 +272,11 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	if p := c.r.parent(); p != nil && isOr(p) {
 		return nil
 	}
-	// The operands of the chain, left to right, in the run's scratch space.
-	leaves, stack := c.r.scratchA[:0], append(c.r.scratchB[:0], n)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if isOr(x) {
-			stack = append(stack, x.Arg(1), x.Arg(0))
-			continue
-		}
-		leaves = append(leaves, x)
-	}
-	c.r.scratchA, c.r.scratchB = leaves[:0], stack[:0]
-
-	// Group the comparisons by the compared expression. A chain usually
-	// compares one expression throughout, so a leaf is compared with the
-	// previous leaf's group first, then with the others.
+	// Group the operands of the chain, left to right, by the compared
+	// expression, as the chain is taken apart (the leaves and the stack
+	// live in the run's scratch space). A chain usually compares one
+	// expression throughout, so a leaf is compared with the previous
+	// leaf's group first, then with the others.
 	type group struct {
 		x        *expr.Bound
 		values   int // how many values the group's members hold
@@ -296,10 +285,18 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	}
 	var buf [4]group
 	groups := buf[:0]
+	leaves, stack := c.r.scratchA[:0], append(c.r.scratchB[:0], n)
 	member := c.r.scratchInts[:0] // per leaf: group index + 1, or 0
 	merged := false
 	last := -1 // the group of the previous comparison
-	for _, l := range leaves {
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if isOr(l) {
+			stack = append(stack, l.Arg(1), l.Arg(0))
+			continue
+		}
+		leaves = append(leaves, l)
 		x := inExpr(l)
 		g := -1
 		if x != nil {
@@ -330,6 +327,7 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 		}
 		member = append(member, g+1)
 	}
+	c.r.scratchA, c.r.scratchB = leaves[:0], stack[:0]
 	c.r.scratchInts = member[:0]
 	if !merged {
 		return nil

@@ -174,7 +174,7 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 
 // rebuild is n with the optimized children kids, retyped.
 func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
-	nn, err := n.WithArgs(append([]*expr.Bound(nil), kids...))
+	nn, err := n.WithArgsSameTypes(append([]*expr.Bound(nil), kids...))
 	if err != nil {
 		return nil, fmt.Errorf("optimize: internal error: rebuilding %s with optimized arguments: %w", expr.Label(n), err)
 	}
