@@ -706,6 +706,9 @@ func (g *gen) strExpr(d int) *gnode {
 	case 0:
 		return &gnode{t: gStr, kind: "call", text: []string{"lower", "upper"}[g.pick(2)], kids: []*gnode{g.expr(gStr, d)}}
 	case 1:
+		if g.pick(3) == 0 { // || propagates nulls, concat skips them
+			return &gnode{t: gStr, kind: "op", text: "||", kids: []*gnode{g.expr(gStr, d), g.expr(gStr, d)}}
+		}
 		n := &gnode{t: gStr, kind: "call", text: "concat"}
 		for range 1 + g.pick(3) {
 			n.kids = append(n.kids, g.expr(gStr, d))
