@@ -179,15 +179,40 @@ func (s *survivors) andSubset(ev *evaluator, top *env, c *expr.Bound) error {
 		return err
 	}
 	defer p.d.Release()
-	taken, _ := splitTrue(p, r)
-	s.count = taken.n
-	switch {
-	case taken.n == 0:
-		s.list = []int32{}
-	case taken.list != nil:
-		s.list = taken.list
-	} // otherwise every row was kept: s.list stays
+	s.list = keepTrue(p, s.list)
+	s.count = len(s.list)
 	return nil
+}
+
+// keepTrue compacts list, the rows the part p was computed for, to those
+// where p is true (null counts as false), in place.
+func keepTrue(p part, list []int32) []int32 {
+	if p.d.IsScalar() {
+		if v, ok := p.d.Scalar().Value().(bool); ok && v {
+			return list
+		}
+		return list[:0]
+	}
+	ad := p.d.Array().Data()
+	vals, off := bufferBytes(ad, 1), ad.Offset()
+	var valid []byte
+	if nullCount(ad) > 0 {
+		valid = bufferBytes(ad, 0)
+	}
+	k := 0
+	for j, r := range list {
+		i := off + j
+		if p.full {
+			i = off + int(r)
+		}
+		keep := vals[i>>3] >> (i & 7) & 1
+		if valid != nil {
+			keep &= valid[i>>3] >> (i & 7)
+		}
+		list[k] = r
+		k += int(keep & 1)
+	}
+	return list[:k]
 }
 
 // none empties s.

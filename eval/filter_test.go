@@ -299,3 +299,39 @@ func TestConjuncts(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepTrue: keepTrue compacts a row list to the rows where a part is
+// true, nulls counting as false, whether the part has a row per listed row
+// or per env row (full), and for a scalar part.
+func TestKeepTrue(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewBooleanBuilder(mem)
+	defer b.Release()
+	// Eight rows: true, false, null, true, true, null, false, true.
+	b.AppendValues([]bool{true, false, false, true, true, false, false, true},
+		[]bool{true, true, false, true, true, false, true, true})
+	arr := b.NewArray()
+	defer arr.Release()
+	sliced := array.NewSlice(arr, 1, 8) // false, null, true, true, null, false, true
+	defer sliced.Release()
+	for _, c := range []struct {
+		name string
+		p    part
+		list []int32
+		want []int32
+	}{
+		{"one row per listed row", part{d: datum.FromArray(arr, dtype.Bool(true))}, []int32{3, 5, 9, 10, 20, 21, 30, 40}, []int32{3, 10, 20, 40}},
+		{"an offset array", part{d: datum.FromArray(sliced, dtype.Bool(true))}, []int32{1, 2, 3, 4, 5, 6, 7}, []int32{3, 4, 7}},
+		{"full: indexed by row", part{d: datum.FromArray(arr, dtype.Bool(true)), full: true}, []int32{0, 2, 4, 5, 7}, []int32{0, 4, 7}},
+		{"scalar true", part{d: datum.FromScalar(scalar.Bool(true), 3)}, []int32{1, 2, 3}, []int32{1, 2, 3}},
+		{"scalar null", part{d: datum.FromScalar(scalar.Null(dtype.Bool(true)), 3)}, []int32{1, 2, 3}, []int32{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := keepTrue(c.p, append([]int32(nil), c.list...))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("keepTrue = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

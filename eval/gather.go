@@ -167,17 +167,29 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 }
 
 // gatherFixed gathers the values buffer of a fixed-width array whose
-// elements have the size of T.
+// elements have the size of T. Every element of the result is written, so
+// its buffer is not zeroed first.
 func gatherFixed[T any](mem memory.Allocator, d arrow.ArrayData, idx []int32) *memory.Buffer {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	buf := newBuffer(mem, size*len(idx))
-	out := reinterpret[T](buf.Bytes())
-	src := reinterpret[T](bufferBytes(d, 1))
-	off := d.Offset()
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(size * len(idx))
+	out := reinterpret[T](buf.Bytes())[:len(idx)]
+	src := reinterpret[T](bufferBytes(d, 1))[d.Offset():]
+	neg := false
+	for _, j := range idx {
+		neg = neg || j < 0
+	}
+	if !neg {
+		// The common case (a filter's rows): a loop without a branch.
+		for i, j := range idx {
+			out[i] = src[j]
+		}
+		return buf
+	}
 	for i, j := range idx {
 		if j >= 0 {
-			out[i] = src[off+int(j)]
+			out[i] = src[j]
 		} else {
 			out[i] = zero
 		}
