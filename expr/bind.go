@@ -184,5 +184,5 @@ func (b *binder) call(c *Call, scope Scope) (*Bound, error) {
 		}
 		return nil, b.fail(c, typeError{err})
 	}
-	return &Bound{kind: KindCall, fn: c.Fn, args: args, dt: t}, nil
+	return &Bound{kind: KindCall, fn: c.Fn, id: c.Fn.ID(), args: args, dt: t}, nil
 }

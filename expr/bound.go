@@ -29,6 +29,7 @@ const (
 type Bound struct {
 	kind   Kind
 	fn     fn.Function
+	id     string // fn.ID(), kept so hot paths (the optimizer) skip the interface call
 	args   []*Bound
 	name   string
 	params []string
@@ -65,7 +66,11 @@ func (b *Bound) Body() *Bound { return b.args[0] }
 func (b *Bound) DType() dtype.DType { return b.dt }
 
 // IsCall reports whether b calls the function with the given id.
-func (b *Bound) IsCall(id string) bool { return b.kind == KindCall && b.fn.ID() == id }
+func (b *Bound) IsCall(id string) bool { return b.kind == KindCall && b.id == id }
+
+// FnID is the id of a call node's function ("" for other kinds): Fn().ID()
+// without the interface call.
+func (b *Bound) FnID() string { return b.id }
 
 // Literal is the value of a literal node; ok is false for other nodes.
 func (b *Bound) Literal() (s scalar.Scalar, ok bool) {
@@ -84,7 +89,7 @@ func NewVar(name string, t dtype.DType) *Bound { return &Bound{kind: KindVar, na
 
 // NewLiteral is the typed literal s.
 func NewLiteral(s scalar.Scalar) *Bound {
-	return &Bound{kind: KindCall, fn: fn.Literal(s), dt: s.DType()}
+	return &Bound{kind: KindCall, fn: fn.Literal(s), id: "literal", dt: s.DType()}
 }
 
 // NewLambda is a lambda with typed parameters and a bound body.
@@ -125,7 +130,7 @@ func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{kind: KindCall, fn: f, args: args, dt: t}, nil
+	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t}, nil
 }
 
 // Argument counts above pooledTypesMin take their dtypes slice from
@@ -197,7 +202,7 @@ func (b *Bound) WithArgsSameTypes(args []*Bound) (*Bound, error) {
 	if same {
 		return b, nil
 	}
-	return &Bound{kind: KindCall, fn: b.fn, args: args, dt: b.dt}, nil
+	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt}, nil
 }
 
 func (k Kind) String() string {

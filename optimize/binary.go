@@ -381,7 +381,7 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 // isOr reports whether n is a call of a function with the id "or" (isCall
 // with one constant id, which compiles to a cheaper comparison).
 func isOr(n *expr.Bound) bool {
-	return n.Kind() == expr.KindCall && n.Fn().ID() == "or"
+	return n.Kind() == expr.KindCall && n.FnID() == "or"
 }
 
 // inExpr is x in `x = literal` and in `x IN (…)`, whose values are then
@@ -390,7 +390,7 @@ func inExpr(l *expr.Bound) *expr.Bound {
 	if l.Kind() != expr.KindCall || len(l.Args()) == 0 {
 		return nil
 	}
-	switch l.Fn().ID() {
+	switch l.FnID() {
 	case "eq":
 		if x, y := l.Arg(0), l.Arg(1); mayBeLiteral(y) && isLiteral(y) && !isLiteral(x) {
 			return x

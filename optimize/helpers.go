@@ -66,7 +66,7 @@ func isLiteral(n *expr.Bound) bool {
 	if _, ok := n.Fn().(fn.LiteralFn); ok {
 		return true
 	}
-	return n.Fn().ID() == "literal"
+	return n.FnID() == "literal"
 }
 
 // mayBeLiteral is the cheap, inlined part of isLiteral: a call without
@@ -142,7 +142,7 @@ func isCall(n *expr.Bound, ids ...string) bool {
 	if n.Kind() != expr.KindCall {
 		return false
 	}
-	id := n.Fn().ID()
+	id := n.FnID()
 	for _, want := range ids {
 		if id == want {
 			return true

@@ -87,7 +87,7 @@ func coalescePrune(c *Context, n *expr.Bound) *expr.Bound {
 		return nil
 	case len(kept) == 1:
 		return keep(kept[0], n.DType())
-	case n.Fn().ID() == "fill_null":
+	case n.FnID() == "fill_null":
 		return nil // two arguments kept: nothing was dropped
 	}
 	return call(n.DType(), fn.Coalesce, kept...)

@@ -309,7 +309,7 @@ func (o *Optimizer) rulesFor(n *expr.Bound) []entry {
 	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
 		return o.anyRules
 	}
-	if list, ok := o.dispatch.lookup(n.Fn().ID()); ok {
+	if list, ok := o.dispatch.lookup(n.FnID()); ok {
 		return list
 	}
 	return o.callRules
