@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -236,17 +237,24 @@ func (s *survivors) rows() rows {
 // setBits lists the set bits among the first n of bm (count of them).
 func setBits(bm []byte, n, count int) []int32 {
 	out := make([]int32, 0, count)
-	for base := 0; base < n; base += 64 {
-		var w uint64
-		for b := 0; b < 8 && base/8+b < len(bm); b++ {
-			w |= uint64(bm[base/8+b]) << (8 * b)
+	full := n / 64 // whole words, read eight bytes at a time
+	for w := range full {
+		word := binary.LittleEndian.Uint64(bm[w*8:])
+		base := int32(w * 64)
+		for word != 0 {
+			out = append(out, base+int32(bits.TrailingZeros64(word)))
+			word &= word - 1
 		}
-		if hi := n - base; hi < 64 {
-			w &= 1<<hi - 1
+	}
+	if base := full * 64; base < n {
+		var word uint64
+		for b := 0; base/8+b < len(bm) && b < 8; b++ {
+			word |= uint64(bm[base/8+b]) << (8 * b)
 		}
-		for w != 0 {
-			out = append(out, int32(base+bits.TrailingZeros64(w)))
-			w &= w - 1
+		word &= 1<<(n-base) - 1
+		for word != 0 {
+			out = append(out, int32(base+bits.TrailingZeros64(word)))
+			word &= word - 1
 		}
 	}
 	return out

@@ -335,3 +335,24 @@ func TestKeepTrue(t *testing.T) {
 		})
 	}
 }
+
+// TestSetBits: setBits lists exactly the set bits among the first n, for
+// lengths around word boundaries and bits set beyond n.
+func TestSetBits(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 63, 64, 65, 128, 200} {
+		bm := make([]byte, (n+7)/8+1) // one byte more than needed, all set past n
+		var want []int32
+		for i := range len(bm) * 8 {
+			if i >= n || i%3 == 0 || i%7 == 1 {
+				bm[i/8] |= 1 << (i % 8)
+				if i < n {
+					want = append(want, int32(i))
+				}
+			}
+		}
+		got := setBits(bm, n, len(want))
+		if fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("n=%d: setBits = %v, want %v", n, got, want)
+		}
+	}
+}
