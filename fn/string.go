@@ -27,7 +27,7 @@ var (
 	Concat     Function = concat{simple{"concat"}}
 	// StringConcat is a || b.
 	StringConcat Function = stringConcat{simple{"string_concat"}}
-	Substring  Function = substring{simple{"substring"}}
+	Substring    Function = substring{simple{"substring"}}
 )
 
 type strFn struct {
