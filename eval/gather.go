@@ -62,7 +62,7 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 	case arrow.LIST:
 		srcValid := validityOf(d)
 		srcOffs := int32Values(d, 1)
-		offs := newBuffer(mem, 4*(n+1))
+		offs := allocBuffer(mem, 4*(n+1)) // every offset is written
 		defer offs.Release()
 		out := int32s(offs.Bytes())
 		var child []int32
@@ -171,9 +171,7 @@ func gatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 // its buffer is not zeroed first.
 func gatherFixed[T any](mem memory.Allocator, d arrow.ArrayData, idx []int32) *memory.Buffer {
 	var zero T
-	size := int(unsafe.Sizeof(zero))
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(size * len(idx))
+	buf := allocBuffer(mem, int(unsafe.Sizeof(zero))*len(idx))
 	out := reinterpret[T](buf.Bytes())[:len(idx)]
 	src := reinterpret[T](bufferBytes(d, 1))[d.Offset():]
 	neg := false
@@ -211,8 +209,10 @@ func gatherBinary(mem memory.Allocator, d arrow.ArrayData, idx []int32) (offs, d
 	if total > math.MaxInt32 {
 		return nil, nil, fmt.Errorf("eval: gathered strings hold more than 2^31-1 bytes")
 	}
-	offs = newBuffer(mem, 4*(n+1))
-	data = newBuffer(mem, total)
+	// Every offset and every byte of data (total is the sum of the copied
+	// lengths) is written below.
+	offs = allocBuffer(mem, 4*(n+1))
+	data = allocBuffer(mem, total)
 	o := int32s(offs.Bytes())
 	out := data.Bytes()
 	pos := 0
@@ -321,9 +321,17 @@ func copyValidity(mem memory.Allocator, d arrow.ArrayData) (*memory.Buffer, int)
 
 // newBuffer is a buffer of n bytes from mem, zeroed.
 func newBuffer(mem memory.Allocator, n int) *memory.Buffer {
+	buf := allocBuffer(mem, n)
+	clear(buf.Bytes())
+	return buf
+}
+
+// allocBuffer is a buffer of n bytes from mem, not cleared: a
+// memory.Allocator does not promise zeroed memory, so it is for callers
+// that write every byte.
+func allocBuffer(mem memory.Allocator, n int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n)
-	clear(buf.Bytes())
 	return buf
 }
 

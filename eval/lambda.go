@@ -391,7 +391,7 @@ func (r boolReader) at(i int) (v, ok bool) {
 }
 
 func offsetsBuffer(mem memory.Allocator, offs []int32) *memory.Buffer {
-	buf := newBuffer(mem, 4*len(offs))
+	buf := allocBuffer(mem, 4*len(offs)) // the copy writes every byte
 	copy(int32s(buf.Bytes()), offs)
 	return buf
 }
