@@ -75,7 +75,8 @@
 // than a quarter remain, otherwise over all rows with its result ANDed in.
 // A conjunct that can fail is evaluated over every row, as AND's own
 // semantics demand, so an error is raised exactly where evaluating the whole
-// predicate would raise it: skipping never hides one.
+// predicate would raise it: skipping never hides one. Once no row is left,
+// the conjuncts that cannot fail are not evaluated at all.
 //
 // # Lambdas
 //

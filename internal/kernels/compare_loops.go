@@ -1,8 +1,8 @@
 package kernels
 
 // The comparison loops over fixed-width numbers: each packs 64 results
-// into a word, eight at a time with constant shifts, without a branch per
-// row. Go's operators give IEEE semantics on floats (NaN is unequal to
+// into a word, 16 rows a step, without a branch per row (the last partial
+// word goes bit by bit, cmpTail). Go's operators give IEEE semantics on floats (NaN is unequal to
 // everything and unordered). "same" is equality that also matches NaN with
 // NaN, for IS [NOT] DISTINCT FROM; on integers it is plain equality.
 //

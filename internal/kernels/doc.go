@@ -54,6 +54,8 @@
 // a result reaches 10^precision of the result type. Float arithmetic
 // follows IEEE 754 and never fails. Casts fail with errs.ErrInvalidCast (and
 // errs.ErrOverflow for a value out of range), worded by scalar.Cast.
+// substring never fails: an offset or length of any size selects what its
+// exact value selects under DuckDB's window rule (substringRange).
 //
 // # Comparisons
 //
@@ -65,6 +67,9 @@
 // is true), a null differs from a value, and floats inside compare as by
 // IS NOT DISTINCT FROM. IN is SQL's: true if some value is equal, else
 // null when x or some value is null, else false (so NaN IN (NaN) is false).
+// list_contains is DuckDB's, not IN's: null elements are skipped, so a
+// miss is false even when the list holds a null, and values compare as by
+// = (NaN matches nothing), nested ones with nulls inside them equal.
 //
 // # Memory
 //
