@@ -16,19 +16,11 @@ func errorf(format string, a ...any) error {
 	return fmt.Errorf("scalar: "+format, a...)
 }
 
-// checkValue reports whether v is a valid non-null Go value for t (see the
-// package doc): the right Go type, within t's range, and for structs and
-// lists the right number of values, each of its slot's type.
-func checkValue(t dtype.DType, v any) error {
-	if _, err := conformValue(t, v); err != nil {
-		return errorf("%w", err)
-	}
-	return nil
-}
-
-// conformValue checks v against t like checkValue and returns it in
-// canonical form: f16 and f32 NaNs normalized, nested scalars relabelled
-// with exactly their slot's dtype.
+// conformValue checks that v is a valid Go value for t (see the package
+// doc): the right Go type, within t's range, and for structs and lists the
+// right number of values, each of its slot's type; nil only when t is
+// nullable. It returns v in canonical form: f16 and f32 NaNs normalized,
+// nested scalars relabelled with exactly their slot's dtype.
 func conformValue(t dtype.DType, v any) (any, error) {
 	if v == nil {
 		if !t.Nullable() {
