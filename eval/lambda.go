@@ -11,6 +11,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -200,9 +201,9 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 			idx = append(idx, int32(j))
 		}
 	}
-	g, err := gatherData(mem, child, idx)
+	g, err := kernels.GatherData(mem, child, idx)
 	if err != nil {
-		return fl, err
+		return fl, fmt.Errorf("eval: %w", err)
 	}
 	defer g.Release()
 	fl.elems = array.MakeFromData(g)

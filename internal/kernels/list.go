@@ -359,7 +359,7 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 		return datum.FromArray(elementFixed[[2]uint64](mem, &lv, ix, xv, iv, n), ret), nil
 	}
 	// Other elements (bool, bytes, nested): the positions, then a gather.
-	pick := make([]int, n)
+	pick := make([]int32, n)
 	for i := range pick {
 		pick[i] = -1
 		if !xv.Get(i) || !iv.Get(i) {
@@ -367,10 +367,10 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 		}
 		s, e := lv.bounds(i)
 		if k, ok := elementIndex(s, e, ix.get(i)); ok {
-			pick[i] = k
+			pick[i] = int32(k) // a position in the child, whose offsets are int32
 		}
 	}
-	out, err := take(mem, lv.child, pick)
+	out, err := Gather(mem, lv.child, pick)
 	if err != nil {
 		return datum.Datum{}, err
 	}
