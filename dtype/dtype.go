@@ -534,7 +534,7 @@ func (t DType) write(b *strings.Builder) {
 		case ExtTimestamp:
 			b.WriteString("(" + t.unit.String())
 			if t.tzName() != "" {
-				b.WriteString(", '" + strings.ReplaceAll(t.tzName(), "'", "''") + "'")
+				b.WriteString(", " + QuoteString(t.tzName()))
 			}
 			b.WriteByte(')')
 		}
@@ -551,6 +551,12 @@ func QuoteFieldName(name string) string {
 		return name
 	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// QuoteString returns s as an SQL string literal, as type and expression
+// text write it: in single quotes, with each quote doubled.
+func QuoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // IsPlainIdent reports whether s can be written without quotes: a letter or

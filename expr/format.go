@@ -312,7 +312,7 @@ func (p *printer) call(c *Call) {
 		}
 		p.expr(c.Args[0], precLambda)
 		for _, n := range f.Names {
-			p.b.WriteString(", " + quoteString(n))
+			p.b.WriteString(", " + dtype.QuoteString(n))
 		}
 		p.b.WriteByte(')')
 		return
@@ -380,5 +380,3 @@ func (p *printer) notInfix2(c *Call, not string) {
 	p.args(c.Args[1:])
 	p.b.WriteByte(')')
 }
-
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -97,7 +97,7 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 			quote := math.IsNaN(v) || math.IsInf(v, 0) || (v == 0 && math.Signbit(v)) ||
 				(t.PType() != dtype.F64 && strings.Contains(text, "e"))
 			if quote {
-				b.WriteString(quoteString(text))
+				b.WriteString(dtype.QuoteString(text))
 				return dtype.Utf8(false), true
 			}
 			b.WriteString(text)
@@ -106,13 +106,13 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 	case dtype.KindDecimal:
 		text := decimalText(s.decimal(), t.Scale())
 		if t.Scale() == dtype.MaxDecimalPrecision {
-			b.WriteString(quoteString(text))
+			b.WriteString(dtype.QuoteString(text))
 			return dtype.Utf8(false), true
 		}
 		b.WriteString(text)
 		return dtype.DType{}, false
 	case dtype.KindUtf8:
-		b.WriteString(quoteString(s.val.(string)))
+		b.WriteString(dtype.QuoteString(s.val.(string)))
 		return dtype.Utf8(false), true
 	case dtype.KindBinary:
 		b.WriteString("x'")
@@ -124,13 +124,13 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 		switch t.ExtID() {
 		case dtype.ExtDate:
 			b.WriteString("DATE ")
-			b.WriteString(quoteString(dateText(v)))
+			b.WriteString(dtype.QuoteString(dateText(v)))
 			return dtype.Date(false), true
 		case dtype.ExtTime:
-			b.WriteString(quoteString(timeText(v, t.Unit())))
+			b.WriteString(dtype.QuoteString(timeText(v, t.Unit())))
 			return dtype.Utf8(false), true
 		default:
-			text := quoteString(timestampText(v, t.Unit(), t.TZ() != ""))
+			text := dtype.QuoteString(timestampText(v, t.Unit(), t.TZ() != ""))
 			if t.Unit() == dtype.Micro && t.TZ() == "" {
 				b.WriteString("TIMESTAMP ")
 				b.WriteString(text)
@@ -164,7 +164,7 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(quoteString(f.Name))
+			b.WriteString(dtype.QuoteString(f.Name))
 			b.WriteString(": ")
 			vals[i].writeSQL(b)
 			fields[i] = dtype.Field{Name: f.Name, Type: vals[i].dt}
@@ -173,12 +173,6 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 		return dtype.Struct(fields, false), true
 	}
 	return dtype.DType{}, false
-}
-
-// quoteString is s as an SQL string literal: in single quotes, with each
-// quote doubled.
-func quoteString(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // brief is the SQL of s, shortened for error messages.
