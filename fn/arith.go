@@ -18,13 +18,13 @@ import (
 //
 // with the precision capped at 38 (a scale above 38 is a type error).
 var (
-	Add Function = arith{simple{"add"}, '+'}
-	Sub Function = arith{simple{"sub"}, '-'}
-	Mul Function = arith{simple{"mul"}, '*'}
-	Div Function = arith{simple{"div"}, '/'}
-	Mod Function = arith{simple{"mod"}, '%'}
-	Neg Function = unaryArith{simple{"neg"}}
-	Abs Function = unaryArith{simple{"abs"}}
+	Add Function = arith{simple{"add"}, '+'} // a + b
+	Sub Function = arith{simple{"sub"}, '-'} // a - b
+	Mul Function = arith{simple{"mul"}, '*'} // a * b
+	Div Function = arith{simple{"div"}, '/'} // a / b
+	Mod Function = arith{simple{"mod"}, '%'} // a % b
+	Neg Function = unaryArith{simple{"neg"}} // -a
+	Abs Function = unaryArith{simple{"abs"}} // abs(a)
 )
 
 type arith struct {

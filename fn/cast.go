@@ -7,7 +7,10 @@ import (
 // CastFn converts its argument to To. cast fails on a value that does not
 // fit or a string that does not parse; try_cast gives null instead.
 // Float → integer rounds to nearest, ties to even; decimal → integer rounds
-// half away from zero.
+// half away from zero. Strings parse as scalar.Cast describes: bool from
+// exactly true, t, yes, y, 1, false, f, no, n or 0 (any case, no white space
+// around); numbers, dates, times and timestamps with surrounding white space
+// trimmed, '1.5' → integer rounding as a decimal does.
 //
 // The result is To with the argument's nullability (try_cast: always
 // nullable); To's own nullability is kept in the options only so the text

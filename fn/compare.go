@@ -17,16 +17,16 @@ import (
 // miss against a list holding null is null. between(x, lo, hi) is
 // lo <= x AND x <= hi.
 var (
-	Eq                Function = compare{simple{"eq"}, "=", false}
-	NotEq             Function = compare{simple{"neq"}, "!=", false}
-	Lt                Function = compare{simple{"lt"}, "<", true}
-	LtEq              Function = compare{simple{"lte"}, "<=", true}
-	Gt                Function = compare{simple{"gt"}, ">", true}
-	GtEq              Function = compare{simple{"gte"}, ">=", true}
-	IsDistinctFrom    Function = distinct{simple{"is_distinct_from"}}
-	IsNotDistinctFrom Function = distinct{simple{"is_not_distinct_from"}}
-	Between           Function = between{simple{"between"}}
-	InList            Function = inList{simple{"in_list"}}
+	Eq                Function = compare{simple{"eq"}, "=", false}        // a = b
+	NotEq             Function = compare{simple{"neq"}, "!=", false}      // a != b (also a <> b)
+	Lt                Function = compare{simple{"lt"}, "<", true}         // a < b
+	LtEq              Function = compare{simple{"lte"}, "<=", true}       // a <= b
+	Gt                Function = compare{simple{"gt"}, ">", true}         // a > b
+	GtEq              Function = compare{simple{"gte"}, ">=", true}       // a >= b
+	IsDistinctFrom    Function = distinct{simple{"is_distinct_from"}}     // a IS DISTINCT FROM b
+	IsNotDistinctFrom Function = distinct{simple{"is_not_distinct_from"}} // a IS NOT DISTINCT FROM b
+	Between           Function = between{simple{"between"}}               // x BETWEEN lo AND hi
+	InList            Function = inList{simple{"in_list"}}                // x IN (v1, …, vn)
 )
 
 type compare struct {

@@ -10,8 +10,9 @@
 //   - its null handling, volatility and fallibility,
 //   - for higher-order functions, the parameter types it gives its lambdas
 //     (the HigherOrder interface),
-//   - its evaluation kernel (the Kernel interface, implemented by the eval
-//     issue's kernels).
+//   - how it evaluates: the Kernel interface, implemented in the *_kernel.go
+//     files of this package (functions that evaluate only some rows of an
+//     argument, such as case_when and coalesce, are evaluated by package eval).
 //
 // Typing is strict: arithmetic and comparison want arguments of one type
 // (nullability may differ), and the package coerce inserts the casts that

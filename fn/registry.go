@@ -9,7 +9,9 @@ import (
 // Registry maps function names to functions without options, so text such
 // as `lower(name)` finds its function. Functions with options (cast,
 // get_item, literal, pack, select, like, case_when) are built by their
-// constructors instead; their ids are reserved.
+// constructors instead and are not in a registry. Nothing stops a registry
+// taking their ids, but a function of your own should not use one: printers
+// and serializers tell functions apart by id.
 type Registry struct {
 	mu    sync.RWMutex
 	funcs map[string]Function
@@ -29,7 +31,7 @@ func (r *Registry) Lookup(name string) (Function, bool) {
 	return f, ok
 }
 
-// Names lists the registered names in order.
+// Names lists the registered names and aliases, sorted.
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -74,7 +76,8 @@ func init() {
 	}
 }
 
-// Alias makes name another way to call f.
+// Alias makes name another way to call f. It fails when name is already
+// taken.
 func (r *Registry) Alias(name string, f Function) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
