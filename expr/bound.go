@@ -239,7 +239,7 @@ func (b *Bound) Expr() Expr {
 // String is the canonical text of b.
 func (b *Bound) String() string { return Format(b.Expr()) }
 
-// Equal reports whether a and b are the same tree with the same dtypes.
+// Equal reports whether b and o are the same tree with the same dtypes.
 func (b *Bound) Equal(o *Bound) bool {
 	type pair struct{ a, b *Bound }
 	stack := []pair{{b, o}}

@@ -46,8 +46,8 @@ func LitScalar(s scalar.Scalar) Expr { return &Call{Fn: fn.Literal(s)} }
 
 // Lit is a typed literal made from a Go value: bool, int8…int64 (i8…i64),
 // int (i64), uint8…uint64 (u8…u64), float32 (f32), float64 (f64), string
-// (utf8), []byte (binary) and nil (the untyped null). It panics on other types: it is for code,
-// not user input.
+// (utf8), []byte (binary) and nil (the untyped null). It panics on other
+// types: it is for code, not user input.
 func Lit(v any) Expr {
 	var s scalar.Scalar
 	switch x := v.(type) {
@@ -93,33 +93,61 @@ func Untyped(s scalar.Scalar) Expr { return &Call{Fn: fn.LiteralFn{Value: s, Unt
 
 func bin(f fn.Function, a, b Expr) Expr { return &Call{Fn: f, Args: []Expr{a, b}} }
 
-// Arithmetic.
+// Add is a + b.
 func Add(a, b Expr) Expr { return bin(fn.Add, a, b) }
+
+// Sub is a - b.
 func Sub(a, b Expr) Expr { return bin(fn.Sub, a, b) }
+
+// Mul is a * b.
 func Mul(a, b Expr) Expr { return bin(fn.Mul, a, b) }
+
+// Div is a / b.
 func Div(a, b Expr) Expr { return bin(fn.Div, a, b) }
+
+// Mod is a % b.
 func Mod(a, b Expr) Expr { return bin(fn.Mod, a, b) }
-func Neg(a Expr) Expr    { return &Call{Fn: fn.Neg, Args: []Expr{a}} }
 
-// Comparison.
-func Eq(a, b Expr) Expr    { return bin(fn.Eq, a, b) }
+// Neg is -a.
+func Neg(a Expr) Expr { return &Call{Fn: fn.Neg, Args: []Expr{a}} }
+
+// Eq is a = b.
+func Eq(a, b Expr) Expr { return bin(fn.Eq, a, b) }
+
+// NotEq is a != b.
 func NotEq(a, b Expr) Expr { return bin(fn.NotEq, a, b) }
-func Lt(a, b Expr) Expr    { return bin(fn.Lt, a, b) }
-func LtEq(a, b Expr) Expr  { return bin(fn.LtEq, a, b) }
-func Gt(a, b Expr) Expr    { return bin(fn.Gt, a, b) }
-func GtEq(a, b Expr) Expr  { return bin(fn.GtEq, a, b) }
 
-// Boolean.
+// Lt is a < b.
+func Lt(a, b Expr) Expr { return bin(fn.Lt, a, b) }
+
+// LtEq is a <= b.
+func LtEq(a, b Expr) Expr { return bin(fn.LtEq, a, b) }
+
+// Gt is a > b.
+func Gt(a, b Expr) Expr { return bin(fn.Gt, a, b) }
+
+// GtEq is a >= b.
+func GtEq(a, b Expr) Expr { return bin(fn.GtEq, a, b) }
+
+// And is a AND b.
 func And(a, b Expr) Expr { return bin(fn.And, a, b) }
-func Or(a, b Expr) Expr  { return bin(fn.Or, a, b) }
-func Not(a Expr) Expr    { return &Call{Fn: fn.Not, Args: []Expr{a}} }
 
-// IsNull and IsNotNull test for null.
-func IsNull(a Expr) Expr    { return &Call{Fn: fn.IsNull, Args: []Expr{a}} }
+// Or is a OR b.
+func Or(a, b Expr) Expr { return bin(fn.Or, a, b) }
+
+// Not is NOT a.
+func Not(a Expr) Expr { return &Call{Fn: fn.Not, Args: []Expr{a}} }
+
+// IsNull is a IS NULL.
+func IsNull(a Expr) Expr { return &Call{Fn: fn.IsNull, Args: []Expr{a}} }
+
+// IsNotNull is a IS NOT NULL.
 func IsNotNull(a Expr) Expr { return &Call{Fn: fn.IsNotNull, Args: []Expr{a}} }
 
-// Cast and TryCast convert a to t.
-func Cast(a Expr, t dtype.DType) Expr    { return &Call{Fn: fn.Cast(t), Args: []Expr{a}} }
+// Cast is CAST(a AS t): it fails on a value that does not convert.
+func Cast(a Expr, t dtype.DType) Expr { return &Call{Fn: fn.Cast(t), Args: []Expr{a}} }
+
+// TryCast is TRY_CAST(a AS t): null where a value does not convert.
 func TryCast(a Expr, t dtype.DType) Expr { return &Call{Fn: fn.TryCast(t), Args: []Expr{a}} }
 
 // Between is lo <= a AND a <= hi.
@@ -133,7 +161,7 @@ func In(a Expr, values ...Expr) Expr {
 // Like is a LIKE pattern.
 func Like(a, pattern Expr) Expr { return bin(fn.Like(false, false), a, pattern) }
 
-// Pack builds a struct from alternating names and expressions.
+// Pack builds the struct {names[0]: values[0], names[1]: values[1], …}.
 func Pack(names []string, values []Expr) Expr {
 	return &Call{Fn: fn.Pack(names...), Args: append([]Expr(nil), values...)}
 }
