@@ -573,12 +573,16 @@ func IsPlainIdent(s string) bool {
 			return false
 		}
 	}
-	return !reserved[strings.ToLower(s)]
+	return !IsKeyword(s)
 }
 
-// reserved are the words the expression syntax gives a meaning of its own;
-// a field with one of these names is printed quoted.
-var reserved = map[string]bool{
+// IsKeyword reports whether word, in any case, is a keyword of the
+// expression syntax (AND, NULL, CASE, CAST, …): the parser reads it as that
+// keyword, so QuoteFieldName quotes a name spelled like one.
+func IsKeyword(word string) bool { return keywords[strings.ToLower(word)] }
+
+// keywords are the words the expression syntax gives a meaning of its own.
+var keywords = map[string]bool{
 	"and": true, "or": true, "not": true, "is": true, "null": true, "true": true, "false": true,
 	"in": true, "like": true, "ilike": true, "between": true, "case": true, "when": true,
 	"then": true, "else": true, "end": true, "cast": true, "try_cast": true, "as": true,

@@ -12,18 +12,10 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
-// keywords are the words with a meaning of their own. They are
-// case-insensitive, and the printer quotes a name spelled like one (see
-// dtype.QuoteFieldName). DATE, TIME and TIMESTAMP are names too when no
-// string follows them.
-var keywords = map[string]bool{
-	"and": true, "or": true, "not": true, "is": true, "null": true, "true": true, "false": true,
-	"in": true, "like": true, "ilike": true, "between": true, "case": true, "when": true,
-	"then": true, "else": true, "end": true, "cast": true, "try_cast": true, "as": true,
-	"distinct": true, "from": true, "date": true, "time": true, "timestamp": true,
-}
-
-func isKeyword(word string) bool { return keywords[strings.ToLower(word)] }
+// isKeyword reports whether word is one of the words with a meaning of their
+// own (dtype.IsKeyword, so the printer quotes a name spelled like one). DATE,
+// TIME and TIMESTAMP are names too when no string follows them.
+func isKeyword(word string) bool { return dtype.IsKeyword(word) }
 
 // typedLiterals are the keywords that read a string as a typed value.
 var typedLiterals = map[string]dtype.DType{
@@ -130,7 +122,7 @@ func (p *parser) word() (expr.Expr, error) {
 	case "not":
 		return nil, p.expected("an expression" + p.after() + " (put NOT … in parentheses there)")
 	}
-	if keywords[lower] {
+	if isKeyword(lower) {
 		return nil, p.expected("an expression" + p.after())
 	}
 	if p.peek().is("(") {
