@@ -220,6 +220,10 @@ var cliCases = []cliCase{
 	// User errors: exit status 1.
 	{name: "err_parse", args: []string{"query", "--where", "id > > 3", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_parse_select", args: []string{"query", "--select", "id, name ||| 'x'", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_select_empty", args: []string{"query", "--select", "", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_select_blank", args: []string{"query", "--select", "  ", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_explain_empty", args: []string{"explain", ""}, exit: 1},
+	{name: "err_explain_substrait_empty", args: []string{"explain", "--substrait", " "}, exit: 1},
 	{name: "err_unknown_column", args: []string{"query", "--where", "l_quantiy < 24"}, exit: 1},
 	{name: "err_unknown_field", args: []string{"query", "--select", "pt.c", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_type", args: []string{"query", "--where", "name + 1 > 2", "$DIR/fixture.parquet"}, exit: 1},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -70,6 +71,9 @@ func runExplain(e *env, args []string) error {
 	case 1:
 	default:
 		return usagef("one expression, got %d arguments (quote the expression): %s", len(pos), strings.Join(pos, " "))
+	}
+	if strings.TrimSpace(pos[0]) == "" {
+		return errors.New("the expression is empty")
 	}
 	src, err := openSource(memory.DefaultAllocator, *schemaOf, 0)
 	if err != nil {

@@ -221,7 +221,7 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-// helpRequested is returned by a command's flag parsing for -h.
+// errHelp is returned by a command's flag parsing for -h.
 var errHelp = errors.New("help requested")
 
 // command is one subcommand.

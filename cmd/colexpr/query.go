@@ -102,12 +102,12 @@ func runQuery(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	substraitSet := false
-	fs.Visit(func(f *flag.Flag) { substraitSet = substraitSet || f.Name == "substrait" })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case substraitSet && o.substrait == "":
+	case set["substrait"] && o.substrait == "":
 		return usagef("--substrait needs a FILE")
-	case o.substrait != "" && o.where != "" && o.selects != "":
+	case o.substrait != "" && o.where != "" && set["select"]:
 		return usagef("--substrait FILE gives the filter or the select list, so it cannot be used with both --where and --select")
 	case len(pos) > 1:
 		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
@@ -119,6 +119,10 @@ func runQuery(e *env, args []string) error {
 		return usagef("--demo-rows must not be negative, got %d", o.demoRows)
 	case o.limit < -1:
 		return usagef("--limit must not be negative, got %d", o.limit)
+	}
+	if set["select"] && strings.TrimSpace(o.selects) == "" {
+		// Not taken for "every column": an empty list is likely a mistake.
+		return errors.New("--select: the list is empty")
 	}
 	if !contains(formats, o.format) {
 		return usagef("unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
@@ -198,12 +202,10 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	opt := optimize.New()
 
 	var items []selectItem
-	if strings.TrimSpace(o.selects) != "" {
+	if o.selects != "" {
 		if items, err = splitSelect(o.selects); err != nil {
 			return err
 		}
-	} else if o.selects != "" {
-		return errors.New("--select: the list is empty")
 	}
 
 	// The filter and the select list, from the text of --where and

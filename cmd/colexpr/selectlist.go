@@ -18,8 +18,10 @@ func splitSelect(list string) ([]selectItem, error) { return splitList(list, "--
 
 // splitList is splitSelect for a list that messages call what.
 func splitList(list, what string) ([]selectItem, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, fmt.Errorf("%s: the list is empty", what)
+	}
 	var items []selectItem
-	depth := 0
 	start := 0
 	var openers []byte
 	closerOf := map[byte]byte{'(': ')', '[': ']', '{': '}'}
@@ -34,15 +36,13 @@ func splitList(list, what string) ([]selectItem, error) {
 			i = j
 		case '(', '[', '{':
 			openers = append(openers, c)
-			depth++
 		case ')', ']', '}':
-			if depth == 0 || closerOf[openers[len(openers)-1]] != c {
+			if len(openers) == 0 || closerOf[openers[len(openers)-1]] != c {
 				return nil, fmt.Errorf("%s: unbalanced %q at column %d", what, c, i+1)
 			}
 			openers = openers[:len(openers)-1]
-			depth--
 		case ',':
-			if depth == 0 {
+			if len(openers) == 0 {
 				item, err := selectItemOf(list[start:i], len(items)+1, what)
 				if err != nil {
 					return nil, err
@@ -52,7 +52,7 @@ func splitList(list, what string) ([]selectItem, error) {
 			}
 		}
 	}
-	if depth > 0 {
+	if len(openers) > 0 {
 		return nil, fmt.Errorf("%s: %q is never closed", what, openers[len(openers)-1])
 	}
 	item, err := selectItemOf(list[start:], len(items)+1, what)
