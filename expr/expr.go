@@ -20,6 +20,8 @@
 package expr
 
 import (
+	"hash/maphash"
+
 	"github.com/colexpr/colexpr/fn"
 )
 
@@ -115,7 +117,13 @@ func Equal(a, b Expr) bool {
 	return true
 }
 
-// Hash is a structural hash of e, consistent with Equal.
+// nameSeed seeds the hashes of variable and parameter names. Like the
+// hashes of functions (fn.Function.Hash), Hash values hold within one
+// process only.
+var nameSeed = maphash.MakeSeed()
+
+// Hash is a structural hash of e, consistent with Equal. Its values are
+// valid within one process only.
 func Hash(e Expr) uint64 {
 	// Post-order over an explicit stack: deep trees cost no Go stack.
 	type frame struct {
@@ -139,11 +147,11 @@ func Hash(e Expr) uint64 {
 		case *Root:
 			h = (h ^ 1) * prime
 		case *Var:
-			h = (h ^ 2 ^ hashString(n.Name)) * prime
+			h = (h ^ 2 ^ maphash.String(nameSeed, n.Name)) * prime
 		case *Lambda:
 			h = (h ^ 3) * prime
 			for _, p := range n.Params {
-				h = (h ^ hashString(p)) * prime
+				h = (h ^ maphash.String(nameSeed, p)) * prime
 			}
 		case *Call:
 			h = (h ^ n.Fn.Hash()) * prime
@@ -156,14 +164,6 @@ func Hash(e Expr) uint64 {
 		stack = stack[:len(stack)-1]
 	}
 	return results[0]
-}
-
-func hashString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * 1099511628211
-	}
-	return h
 }
 
 func equalStrings(a, b []string) bool {

@@ -52,7 +52,8 @@ type Function interface {
 	// Equal reports whether f and other are the same function with the same
 	// options.
 	Equal(other Function) bool
-	// Hash is consistent with Equal.
+	// Hash is consistent with Equal. Do not persist it: the built-in
+	// functions seed it per process.
 	Hash() uint64
 }
 
