@@ -2,6 +2,7 @@ package fn
 
 import (
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 // CastFn converts its argument to To. cast fails on a value that does not
@@ -64,37 +65,25 @@ func (c CastFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
 // anything; lists element-wise; fixed-size list to list; structs with the
 // same field names, field-wise.
 func CanCast(from, to dtype.DType) bool {
-	if from.IsNull() || from.EqualIgnoreNullability(to) {
-		return true
-	}
-	scalarish := func(t dtype.DType) bool {
-		return t.IsBool() || t.IsNumeric()
-	}
+	return scalar.CanCast(from, to) && !fixesLength(from, to)
+}
+
+// fixesLength reports whether a cast from one type to another turns a list
+// into a fixed-size list anywhere in its nesting: scalar.Cast does that,
+// checking each value's length, but a cast call does not.
+func fixesLength(from, to dtype.DType) bool {
 	switch {
-	case scalarish(from) && scalarish(to):
+	case from.Kind() == dtype.KindList && to.Kind() == dtype.KindFixedSizeList:
 		return true
-	case to.IsUtf8():
-		return !from.IsStruct() && !from.IsList()
-	case from.IsUtf8():
-		return scalarish(to) || to.IsTemporal() || to.IsBinary()
-	case from.IsTemporal() && to.IsTemporal():
-		f, t := from.ExtID(), to.ExtID()
-		return (f == t) || (f == dtype.ExtDate && t == dtype.ExtTimestamp) || (f == dtype.ExtTimestamp && t == dtype.ExtDate)
-	case to.Kind() == dtype.KindList && from.IsList():
-		return CanCast(from.Elem(), to.Elem())
-	case to.Kind() == dtype.KindFixedSizeList && from.Kind() == dtype.KindFixedSizeList:
-		return from.Size() == to.Size() && CanCast(from.Elem(), to.Elem())
+	case from.IsList() && to.IsList():
+		return fixesLength(from.Elem(), to.Elem())
 	case from.IsStruct() && to.IsStruct():
 		ff, tf := from.Fields(), to.Fields()
-		if len(ff) != len(tf) {
-			return false
-		}
-		for i := range ff {
-			if ff[i].Name != tf[i].Name || !CanCast(ff[i].Type, tf[i].Type) {
-				return false
+		for i := range min(len(ff), len(tf)) {
+			if fixesLength(ff[i].Type, tf[i].Type) {
+				return true
 			}
 		}
-		return true
 	}
 	return false
 }

@@ -57,7 +57,7 @@ import (
 // is an error wrapping errs.ErrInvalidCast; a value out of the target's
 // range also wraps errs.ErrOverflow.
 func Cast(s Scalar, to dtype.DType) (Scalar, error) {
-	if !castable(s.dt, to) {
+	if !CanCast(s.dt, to) {
 		return Scalar{}, &castError{from: s, to: to, reason: "no cast is defined from " + s.dt.String() + " to " + to.String()}
 	}
 	if s.IsNull() {
@@ -113,9 +113,10 @@ func overflow(reason string) *castFail { return &castFail{reason: reason, overfl
 // message already names the value and the target.
 func outOfRange() *castFail { return overflow("out of range") }
 
-// castable reports whether a cast from one dtype to another is defined. It
-// agrees with fn.CanCast, and adds list → fixed_size_list (checked length).
-func castable(from, to dtype.DType) bool {
+// CanCast reports whether Cast defines a cast from one dtype to another (it
+// may still fail on particular values): the casts of fn.CanCast, plus list →
+// fixed_size_list, whose length Cast checks value by value.
+func CanCast(from, to dtype.DType) bool {
 	if from.IsNull() || from.EqualIgnoreNullability(to) {
 		return true
 	}
@@ -124,25 +125,25 @@ func castable(from, to dtype.DType) bool {
 	case numberish(from) && numberish(to):
 		return true
 	case to.IsUtf8():
-		return !from.IsStruct() && !from.IsList() && !from.IsNull()
+		return !from.IsStruct() && !from.IsList()
 	case from.IsUtf8():
 		return numberish(to) || to.IsTemporal() || to.IsBinary()
 	case from.IsTemporal() && to.IsTemporal():
 		f, t := from.ExtID(), to.ExtID()
 		return f == t || (f == dtype.ExtDate && t == dtype.ExtTimestamp) || (f == dtype.ExtTimestamp && t == dtype.ExtDate)
 	case to.Kind() == dtype.KindList && from.IsList():
-		return castable(from.Elem(), to.Elem())
+		return CanCast(from.Elem(), to.Elem())
 	case to.Kind() == dtype.KindFixedSizeList && from.Kind() == dtype.KindFixedSizeList:
-		return from.Size() == to.Size() && castable(from.Elem(), to.Elem())
+		return from.Size() == to.Size() && CanCast(from.Elem(), to.Elem())
 	case to.Kind() == dtype.KindFixedSizeList && from.Kind() == dtype.KindList:
-		return castable(from.Elem(), to.Elem())
+		return CanCast(from.Elem(), to.Elem())
 	case from.IsStruct() && to.IsStruct():
 		ff, tf := from.Fields(), to.Fields()
 		if len(ff) != len(tf) {
 			return false
 		}
 		for i := range ff {
-			if ff[i].Name != tf[i].Name || !castable(ff[i].Type, tf[i].Type) {
+			if ff[i].Name != tf[i].Name || !CanCast(ff[i].Type, tf[i].Type) {
 				return false
 			}
 		}
