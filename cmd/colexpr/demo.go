@@ -17,7 +17,7 @@ import (
 
 var demoCommand = &command{
 	name:     "demo",
-	synopsis: "demo [--rows N] [--sort COLUMN] [--row-groups N] --out FILE.parquet",
+	synopsis: "demo [--rows N] [--sort COLUMN] [--row-groups N] [flags] --out FILE.parquet",
 	summary:  "write the demo table to a Parquet file",
 	usage: `Usage: colexpr demo [--rows N] [--seed S] [--sort COLUMN]
                     [--row-group-size N | --row-groups N] --out FILE.parquet

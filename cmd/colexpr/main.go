@@ -37,7 +37,8 @@
 // number of CPUs) and printed in input order; memory stays bounded by the
 // batch size, not the file size. --limit N prints the first N rows of the
 // output, in input order, however the batches fall, and stops reading once
-// they are printed.
+// they are printed; --limit 0 prints only the header (of table and csv) or
+// the schema (of arrow).
 //
 // Of a Parquet file, only the row groups that may hold a matching row are
 // read (see Row-group pruning below). --stats prints to stderr, after the
@@ -66,7 +67,10 @@
 //
 // In table and csv output, values are written as in jsonl but without JSON
 // quoting; lists and structs are written as JSON text. A table shows null
-// as NULL; CSV writes it as an empty field, like the empty string.
+// as NULL, right-aligns numbers, and escapes control characters in text
+// (\n, \t, \x01) so that each row stays on one line; CSV writes null as an
+// empty field, like the empty string, and text as it is (quoted when it
+// holds a comma, a quote or a line break).
 //
 // # explain
 //

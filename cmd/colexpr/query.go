@@ -42,7 +42,8 @@ the --select expressions; either can come from a Substrait file instead.
                       columns take the message's output names. It cannot be
                       given with both --where and --select. FILE - is the
                       standard input.
-  --limit N           stop after N rows (default: no limit)
+  --limit N           print the first N rows, then stop reading; 0 prints only
+                      the header (default: no limit)
   --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
   --batch-size N      rows per batch (default 32768)
