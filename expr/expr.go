@@ -16,7 +16,7 @@
 // trees and never derives types again.
 //
 // String prints the canonical text form, which the parse package reads back
-// into an equal tree.
+// into an equal tree (untyped literals aside: see the parse package doc).
 package expr
 
 import (

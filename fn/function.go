@@ -11,11 +11,12 @@
 //   - for higher-order functions, the parameter types it gives its lambdas
 //     (the HigherOrder interface),
 //   - how it evaluates: the Kernel interface, implemented in the *_kernel.go
-//     files of this package (functions that evaluate only some rows of an
-//     argument, such as case_when and coalesce, are evaluated by package eval).
+//     files of this package (literals, and functions that evaluate only some
+//     rows of an argument, such as case_when and coalesce, are evaluated by
+//     package eval).
 //
 // Typing is strict: arithmetic and comparison want arguments of one type
-// (nullability may differ), and the package coerce inserts the casts that
+// (nullability may differ, and decimal arithmetic precision and scale), and the package coerce inserts the casts that
 // make a user's expression meet that. Rewrite rules live in the optimize
 // package, grouped by family, not here.
 //

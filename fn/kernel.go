@@ -17,9 +17,9 @@ type Context struct {
 
 // Kernel is a function that evaluates eagerly: every argument is computed
 // first (as arrays or scalars of one length), then Eval combines them.
-// Functions that choose which rows of an argument to compute (case_when,
-// coalesce, fill_null and the higher-order list functions) are evaluated by
-// the eval package itself and need not implement it.
+// Literals, and functions that choose which rows of an argument to compute
+// (case_when, coalesce, fill_null and the higher-order list functions), are
+// evaluated by the eval package itself and do not implement it.
 type Kernel interface {
 	Function
 	// Eval computes the function. args have equal Len; ret is the bound
