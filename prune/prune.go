@@ -114,18 +114,7 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 	// First pass: find the columns, so the stats type is known before any
 	// node over it is built.
 	b.collect(pred)
-	fields := make([]dtype.Field, len(b.cols))
-	for i, c := range b.cols {
-		fields[i] = dtype.Field{Name: c.Key(), Type: dtype.Struct([]dtype.Field{
-			{Name: "min", Type: c.Type.AsNullable()},
-			{Name: "max", Type: c.Type.AsNullable()},
-			{Name: "null_count", Type: dtype.Primitive(dtype.I64, true)},
-		}, false)}
-	}
-	b.stats = dtype.Struct([]dtype.Field{
-		{Name: "row_count", Type: dtype.Primitive(dtype.I64, true)},
-		{Name: "cols", Type: dtype.Struct(fields, false)},
-	}, false)
+	b.stats = statsType(b.cols)
 	b.root = expr.NewRoot(b.stats)
 	f, err := b.falsify(pred, false)
 	if err != nil {
@@ -138,7 +127,79 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pruner{Expr: opt, Stats: b.stats, Columns: b.cols}, nil
+	// collect registered every column reference, also those whose part of
+	// the predicate turned out inconclusive: keep only the columns the
+	// final falsifier reads, so no statistic is computed for nothing.
+	read := readColumns(opt)
+	if len(read) == len(b.cols) {
+		return &Pruner{Expr: opt, Stats: b.stats, Columns: b.cols}, nil
+	}
+	var cols []Column
+	for _, c := range b.cols {
+		if read[c.Key()] {
+			cols = append(cols, c)
+		}
+	}
+	stats := statsType(cols)
+	if opt, err = rebase(opt, expr.NewRoot(stats)); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBuild, err)
+	}
+	return &Pruner{Expr: opt, Stats: stats, Columns: cols}, nil
+}
+
+// statsType is the struct type of one chunk's statistics of cols.
+func statsType(cols []Column) dtype.DType {
+	fields := make([]dtype.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = dtype.Field{Name: c.Key(), Type: dtype.Struct([]dtype.Field{
+			{Name: "min", Type: c.Type.AsNullable()},
+			{Name: "max", Type: c.Type.AsNullable()},
+			{Name: "null_count", Type: dtype.Primitive(dtype.I64, true)},
+		}, false)}
+	}
+	return dtype.Struct([]dtype.Field{
+		{Name: "row_count", Type: dtype.Primitive(dtype.I64, true)},
+		{Name: "cols", Type: dtype.Struct(fields, false)},
+	}, false)
+}
+
+// readColumns is the set of column keys a falsifier reads: the fields of
+// $.cols it takes.
+func readColumns(f *expr.Bound) map[string]bool {
+	read := map[string]bool{}
+	stack := []*expr.Bound{f}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if g, ok := n.Fn().(fn.GetItemFn); ok && n.Kind() == expr.KindCall {
+			if c, ok := n.Arg(0).Fn().(fn.GetItemFn); ok && c.Field == "cols" && n.Arg(0).Arg(0).Kind() == expr.KindRoot {
+				read[g.Field] = true
+				continue
+			}
+		}
+		stack = append(stack, n.Args()...)
+	}
+	return read
+}
+
+// rebase rebuilds a falsifier over another root: statistics of fewer
+// columns, holding every column the falsifier reads.
+func rebase(f, root *expr.Bound) (*expr.Bound, error) {
+	switch f.Kind() {
+	case expr.KindRoot:
+		return root, nil
+	case expr.KindCall:
+		args := make([]*expr.Bound, len(f.Args()))
+		for i, a := range f.Args() {
+			r, err := rebase(a, root)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = r
+		}
+		return f.WithArgs(args)
+	}
+	return f, nil
 }
 
 type builder struct {

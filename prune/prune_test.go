@@ -96,6 +96,54 @@ func TestFalsifierRejects(t *testing.T) {
 	}
 }
 
+// TestColumnsAreThoseRead: Columns and Stats list only the columns the
+// falsifier reads, not those of inconclusive parts of the predicate, and
+// ComputeStats and Skip work over that shorter list.
+func TestColumnsAreThoseRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, tc := range []struct {
+		pred  string
+		want  string // the keys of Columns, comma-separated
+		stats string // Stats' cols struct
+	}{
+		{"a + 0 > 5 AND b < 3", "b", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>>"},
+		{"lower(s) = 'x' AND st.x = 2", "st.x", `cols: struct<"st.x": struct<min: i16?, max: i16?, null_count: i64?>>`},
+		{"a = 1 OR s ILIKE 'x%'", "", "cols: struct<>"},
+		{"lower(s) = 'x'", "", "cols: struct<>"},
+		{"b = 2 AND a < b", "b,a", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>, a: struct<min: i32?, max: i32?, null_count: i64?>>"},
+	} {
+		t.Run(tc.pred, func(t *testing.T) {
+			p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, c := range p.Columns {
+				keys = append(keys, c.Key())
+			}
+			if got := strings.Join(keys, ","); got != tc.want {
+				t.Errorf("columns of %s = %q, want %q (falsifier %s)", tc.pred, got, tc.want, p.Expr)
+			}
+			if got := p.Stats.String(); !strings.Contains(got, tc.stats) {
+				t.Errorf("stats of %s = %s, want it to contain %s", tc.pred, got, tc.stats)
+			}
+			batch := randomBatch(mem, rand.New(rand.NewPCG(3, 4)), 8, false)
+			defer batch.Release()
+			cs, err := p.ComputeStats(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cs.Columns) != len(p.Columns) {
+				t.Fatalf("ComputeStats gave %d columns, want %d", len(cs.Columns), len(p.Columns))
+			}
+			if _, err := p.Skip(mem, []prune.ChunkStats{cs}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 // TestMissingStatisticsNeverSkip: with every statistic unknown nothing is skipped.
 func TestMissingStatisticsNeverSkip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
