@@ -1,6 +1,7 @@
 // Package datum is the value kernels exchange: an Arrow array or a scalar
-// that stands for a column of identical values. It lives below fn and expr
-// so that both can name it without a cycle.
+// that stands for a column of identical values. It lives below fn so that
+// the kernels in fn and the evaluator in eval, which calls them, can both
+// name it without a cycle.
 package datum
 
 import (
