@@ -18,7 +18,8 @@ var schemaCommand = &command{
 
 Prints the schema of FILE (or of the demo table) as colexpr types it, one
 "name: dtype" line per column. A column whose Arrow type colexpr does not
-support is listed with that type.
+support is listed with that type; one whose name another column has too is
+marked as left out, as query and explain leave it out.
 `,
 	run: runSchema,
 }
@@ -41,14 +42,20 @@ func runSchema(e *env, args []string) error {
 		return err
 	}
 	defer src.close()
+	scope := newSchemaScope(src.schema)
 	var b strings.Builder
 	for _, f := range src.schema.Fields() {
+		name := dtype.QuoteFieldName(f.Name)
 		t, err := dtype.FromArrow(f.Type, f.Nullable)
-		if err != nil {
-			fmt.Fprintf(&b, "%s: unsupported Arrow type %s\n", dtype.QuoteFieldName(f.Name), f.Type)
-			continue
+		switch why, left := scope.unsupported[f.Name]; {
+		case err != nil:
+			fmt.Fprintf(&b, "%s: unsupported Arrow type %s\n", name, f.Type)
+		case left:
+			// Its type is fine, but query leaves it out all the same.
+			fmt.Fprintf(&b, "%s: %s (left out: %s)\n", name, t, why)
+		default:
+			fmt.Fprintf(&b, "%s: %s\n", name, t)
 		}
-		fmt.Fprintf(&b, "%s: %s\n", dtype.QuoteFieldName(f.Name), t)
 	}
 	_, err = fmt.Fprint(e.stdout, b.String())
 	return err
