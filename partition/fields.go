@@ -53,7 +53,7 @@ func ReferencedFields(b *expr.Bound) []FieldPath {
 			continue
 		case expr.KindCall:
 			if _, ok := n.Fn().(fn.GetItemFn); ok {
-				path, base := fieldChain(n)
+				path, base := FieldChain(n)
 				if base.Kind() == expr.KindRoot {
 					found = append(found, path)
 					continue
@@ -72,9 +72,11 @@ func ReferencedFields(b *expr.Bound) []FieldPath {
 	return cover(found)
 }
 
-// fieldChain follows the get_item chain that ends at n down to its base,
-// returning the field names from the base outwards.
-func fieldChain(n *expr.Bound) (FieldPath, *expr.Bound) {
+// FieldChain follows the chain of get_item calls that ends at n down to
+// its base, the first node that is not a get_item, and returns the field
+// names from the base outwards: $.a.x gives [a x] and $; a node that is
+// not a get_item gives an empty path and n itself.
+func FieldChain(n *expr.Bound) (FieldPath, *expr.Bound) {
 	var rev []string
 	for n.Kind() == expr.KindCall {
 		g, ok := n.Fn().(fn.GetItemFn)

@@ -166,6 +166,25 @@ func TestReferencedFields(t *testing.T) {
 	}
 }
 
+func TestFieldChain(t *testing.T) {
+	scope := expr.ScopeOf(mustType(t, testSchema)).With("v", mustType(t, "struct<a: i32>"))
+	cases := []struct{ src, path, base string }{
+		{"st.u.v", "$.st.u.v", "$"},
+		{"b", "$.b", "$"},
+		{"$v.a", "$.a", "$v"},
+		{"{p: a, q: b}.p.x", "$.p.x", "{p: a, q: b}"},
+		{"b + 1", "$", "b + 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.src, func(t *testing.T) {
+			path, base := partition.FieldChain(bindSrc(t, c.src, scope))
+			if path.String() != c.path || base.String() != c.base {
+				t.Errorf("got %s from %s, want %s from %s", path, base, c.path, c.base)
+			}
+		})
+	}
+}
+
 func TestConjuncts(t *testing.T) {
 	scope := expr.ScopeOf(mustType(t, testSchema))
 	cases := []struct {

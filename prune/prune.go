@@ -240,22 +240,9 @@ func column(b *expr.Bound) (path partition.FieldPath, t dtype.DType, cast *fn.Ca
 		}
 		return path, t, &c, true
 	}
-	var rev []string
-	n := b
-	for n.Kind() == expr.KindCall {
-		g, isGet := n.Fn().(fn.GetItemFn)
-		if !isGet {
-			return nil, dtype.DType{}, nil, false
-		}
-		rev = append(rev, g.Field)
-		n = n.Arg(0)
-	}
-	if n.Kind() != expr.KindRoot || len(rev) == 0 {
+	path, base := partition.FieldChain(b)
+	if base.Kind() != expr.KindRoot || len(path) == 0 {
 		return nil, dtype.DType{}, nil, false
-	}
-	path = make(partition.FieldPath, len(rev))
-	for i := range rev {
-		path[i] = rev[len(rev)-1-i]
 	}
 	// Statistics describe leaf values: a nested struct or list has none.
 	if b.DType().IsStruct() || b.DType().IsList() {
