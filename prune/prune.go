@@ -5,8 +5,10 @@
 // # Statistics
 //
 // A chunk (a Parquet row group, a file, a page) is described by its row
-// count and, for each column the predicate reads, its minimum, its maximum
-// and its null count. The falsifier is a bound expression whose root is a
+// count and, for each column the falsifier reads, its minimum, its maximum
+// and its null count. A column the predicate reads only in inconclusive
+// parts (`l_quantity + 0 > 5`) is not listed: nothing would use its
+// statistics. The falsifier is a bound expression whose root is a
 // struct of those statistics:
 //
 //	struct<row_count: i64?, cols: struct<"l_shipdate": struct<min: date?, max: date?, null_count: i64?>, …>>
