@@ -94,7 +94,7 @@ func (c stringConcat) Arity() Arity { return Exactly(2) }
 
 func (c stringConcat) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	for i, a := range args {
-		if !a.IsUtf8() {
+		if !a.IsUtf8() && !a.IsNull() { // 'a' || NULL is NULL
 			return dtype.DType{}, argErr(c, i, "has type %s, want utf8", a)
 		}
 	}

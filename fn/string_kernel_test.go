@@ -187,6 +187,7 @@ func TestStringKernels(t *testing.T) {
 		{name: "|| with a literal", f: fn.StringConcat, args: []vkArg{s, vkLit("utf8", `"!"`)}, want: `["Hello!", null, "日本語!", "!"]`},
 		{name: "|| of two columns", f: fn.StringConcat, args: []vkArg{vkCol("utf8?", `["a", "b", null, ""]`), s}, want: `["aHello", null, null, ""]`},
 		{name: "|| with a null literal", f: fn.StringConcat, args: []vkArg{s, vkLit("utf8?", `null`)}, want: `[null, null, null, null]`},
+		{name: "|| with an untyped null", f: fn.StringConcat, args: []vkArg{s, vkLit("null", `null`)}, want: `[null, null, null, null]`},
 		{name: "|| of literals", f: fn.StringConcat, args: []vkArg{vkLit("utf8", `"x"`), vkLit("utf8", `"y"`)}, want: `["xy"]`},
 		{name: "substring", f: fn.Substring, args: []vkArg{s, vkLit("i64", `2`), vkLit("i32", `2`)}, want: `["el", null, "本語", ""]`},
 		{name: "substring from end", f: fn.Substring, args: []vkArg{s, vkCol("i8", `[-3, 1, -1, 1]`)}, want: `["llo", null, "語", ""]`},
