@@ -461,7 +461,10 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 			used = true
 			rr := arrowcsv.NewReader(replay, sc,
 				arrowcsv.WithHeader(true),
-				arrowcsv.WithChunk(spec.batchSize),
+				// The reader reserves room for a whole chunk up front, so
+				// a huge --batch-size would exhaust memory on a small file;
+				// the pipeline takes batches of any size.
+				arrowcsv.WithChunk(min(spec.batchSize, maxCSVChunk)),
 				arrowcsv.WithNullReader(true, ""),
 				arrowcsv.WithAllocator(mem))
 			return &csvScan{recordReaderScan{rr: rr, fields: spec.fields, schema: sc, total: -1, bytes: cr, path: path}}, nil
@@ -469,6 +472,10 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 		close: f.Close,
 	}, nil
 }
+
+// maxCSVChunk is the most rows a batch of a CSV file holds, whatever
+// --batch-size says.
+const maxCSVChunk = 1 << 20
 
 // csvScan reads batches from Arrow's CSV reader, turning its errors into
 // errors that name the line (for malformed CSV) or the rows (for a value

@@ -121,8 +121,12 @@ func runQuery(e *env, args []string) error {
 	case o.limit < -1:
 		return usagef("--limit must not be negative, got %d", o.limit)
 	}
+	// An empty --where or --select is not taken for "every row" or "every
+	// column": it is likely a mistake, such as an unset shell variable.
+	if set["where"] && strings.TrimSpace(o.where) == "" {
+		return errors.New("--where: the expression is empty")
+	}
 	if set["select"] && strings.TrimSpace(o.selects) == "" {
-		// Not taken for "every column": an empty list is likely a mistake.
 		return errors.New("--select: the list is empty")
 	}
 	if !contains(formats, o.format) {
