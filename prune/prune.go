@@ -411,24 +411,24 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 			}
 			f, _ = fn.Negate(f)
 		}
-		return b.guard(b.compare(f.ID(), n.Arg(0), n.Arg(1)), n.Arg(0), n.Arg(1))
+		return b.guard(b.compare(f, n.Arg(0), n.Arg(1)), n.Arg(0), n.Arg(1))
 	case "between":
 		x, lo, hi := n.Arg(0), n.Arg(1), n.Arg(2)
 		if negated {
 			if x.DType().IsFloat() {
 				return nil
 			}
-			return b.guard(and(b.compare("lt", x, lo), b.compare("gt", x, hi)), x, lo, hi)
+			return b.guard(and(b.compare(fn.Lt, x, lo), b.compare(fn.Gt, x, hi)), x, lo, hi)
 		}
-		return b.guard(or(b.compare("gte", x, lo), b.compare("lte", x, hi)), x, lo, hi)
+		return b.guard(or(b.compare(fn.GtEq, x, lo), b.compare(fn.LtEq, x, hi)), x, lo, hi)
 	case "in_list":
 		var f *expr.Bound
 		for i, v := range n.Args()[1:] {
 			if negated {
-				f = or(f, b.compare("neq", n.Arg(0), v))
+				f = or(f, b.compare(fn.NotEq, n.Arg(0), v))
 				continue
 			}
-			g := b.compare("eq", n.Arg(0), v)
+			g := b.compare(fn.Eq, n.Arg(0), v)
 			if g == nil {
 				return nil
 			}
@@ -447,23 +447,24 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 	return nil
 }
 
-// compare falsifies `x op y` where each side is a column or a literal.
-func (b *builder) compare(op string, x, y *expr.Bound) *expr.Bound {
+// compare falsifies `x op y` where op is a comparison and each side is a
+// column or a literal.
+func (b *builder) compare(op fn.Function, x, y *expr.Bound) *expr.Bound {
 	_, _, _, xCol := column(x)
 	_, _, _, yCol := column(y)
 	_, xLit := x.Literal()
 	_, yLit := y.Literal()
 	switch {
 	case xLit && yCol:
-		flipped, _ := fn.Flip(mustFn(op))
-		return b.compare(flipped.ID(), y, x)
+		flipped, _ := fn.Flip(op)
+		return b.compare(flipped, y, x)
 	case xCol && yLit:
 		if v, _ := y.Literal(); v.IsNull() {
 			return expr.NewLiteral(scalar.Bool(true)) // x op null is never true
 		}
-		return b.bounds(op, x.DType(), b.stat(x, "min"), b.stat(x, "max"), y, y)
+		return b.bounds(op.ID(), x.DType(), b.stat(x, "min"), b.stat(x, "max"), y, y)
 	case xCol && yCol:
-		return b.bounds(op, x.DType(), b.stat(x, "min"), b.stat(x, "max"), b.stat(y, "min"), b.stat(y, "max"))
+		return b.bounds(op.ID(), x.DType(), b.stat(x, "min"), b.stat(x, "max"), b.stat(y, "min"), b.stat(y, "max"))
 	}
 	return nil
 }
@@ -482,22 +483,6 @@ func (b *builder) guard(f *expr.Bound, operands ...*expr.Bound) *expr.Bound {
 		f = or(f, b.allNull(o))
 	}
 	return f
-}
-
-func mustFn(id string) fn.Function {
-	switch id {
-	case "eq":
-		return fn.Eq
-	case "neq":
-		return fn.NotEq
-	case "lt":
-		return fn.Lt
-	case "lte":
-		return fn.LtEq
-	case "gt":
-		return fn.Gt
-	}
-	return fn.GtEq
 }
 
 // bounds falsifies x op y from x ∈ [xmin, xmax] and y ∈ [ymin, ymax].
@@ -540,7 +525,7 @@ func (b *builder) likePrefix(x, pattern *expr.Bound) *expr.Bound {
 	}
 	lit := expr.NewLiteral(scalar.String(prefix))
 	if exact {
-		return b.guard(b.compare("eq", x, lit), x)
+		return b.guard(b.compare(fn.Eq, x, lit), x)
 	}
 	f := call(fn.Lt, b.stat(x, "max"), lit)
 	if next, ok := successor(prefix); ok {
