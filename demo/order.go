@@ -32,10 +32,15 @@ func sortable(t arrow.DataType) bool {
 	return false
 }
 
+// MaxSortRows is the most rows Order sorts: it keeps the order and a copy
+// of the column in memory, 16 bytes a row or more (4 GiB at this limit).
+const MaxSortRows = 1 << 28
+
 // Order returns the row numbers of t in ascending order of column, rows
 // with equal values in row order, so the order is the same on every run. It
 // generates the table once, batch by batch, keeping only a copy of the
-// column. The column must be one of SortColumns.
+// column. The column must be one of SortColumns, and t.Rows at most
+// MaxSortRows.
 func (t Table) Order(mem memory.Allocator, column string) ([]int64, error) {
 	idx := schema.FieldIndices(column)
 	if len(idx) == 0 {
@@ -47,6 +52,9 @@ func (t Table) Order(mem memory.Allocator, column string) ([]int64, error) {
 	}
 	if t.Rows < 0 {
 		return nil, fmt.Errorf("demo: row count %d is negative", t.Rows)
+	}
+	if t.Rows > MaxSortRows {
+		return nil, fmt.Errorf("demo: cannot sort %d rows: the order is kept in memory (16 bytes a row or more), so at most %d rows can be sorted", t.Rows, MaxSortRows)
 	}
 	rr, err := t.NewReader(mem, DefaultBatchSize)
 	if err != nil {

@@ -214,22 +214,29 @@ func TestReaderOptionErrors(t *testing.T) {
 	tab := Table{Seed: 1, Rows: 100}
 	cases := []struct {
 		name string
+		tab  Table // tab when zero
 		o    ReaderOptions
 		want string
 	}{
-		{"unknown column", ReaderOptions{BatchSize: 10, SortBy: "l_shipdat"},
+		{"unknown column", Table{}, ReaderOptions{BatchSize: 10, SortBy: "l_shipdat"},
 			`demo: no column "l_shipdat" to sort by; the sortable columns are l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment`},
-		{"list column", ReaderOptions{BatchSize: 10, SortBy: ColTags},
+		{"list column", Table{}, ReaderOptions{BatchSize: 10, SortBy: ColTags},
 			"demo: cannot sort by l_tags: a list column has no order; the sortable columns are l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment"},
-		{"struct column", ReaderOptions{BatchSize: 10, SortBy: ColDims},
+		{"struct column", Table{}, ReaderOptions{BatchSize: 10, SortBy: ColDims},
 			"demo: cannot sort by l_dims: a struct column has no order; the sortable columns are l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment"},
-		{"too many batches", ReaderOptions{Batches: 101}, "demo: 101 batches is more than the 100 rows"},
-		{"negative batches", ReaderOptions{Batches: -1}, "demo: batch count -1 is negative"},
-		{"no batch size", ReaderOptions{}, "demo: batch size 0 must be positive"},
+		{"too many batches", Table{}, ReaderOptions{Batches: 101}, "demo: 101 batches is more than the 100 rows"},
+		{"negative batches", Table{}, ReaderOptions{Batches: -1}, "demo: batch count -1 is negative"},
+		{"no batch size", Table{}, ReaderOptions{}, "demo: batch size 0 must be positive"},
+		{"too many rows to sort", Table{Seed: 1, Rows: MaxSortRows + 1}, ReaderOptions{BatchSize: 10, SortBy: ColOrderKey},
+			"demo: cannot sort 268435457 rows: the order is kept in memory (16 bytes a row or more), so at most 268435456 rows can be sorted"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rr, err := tab.NewReaderWith(mem, c.o)
+			tb := tab
+			if c.tab != (Table{}) {
+				tb = c.tab
+			}
+			rr, err := tb.NewReaderWith(mem, c.o)
 			if err == nil {
 				rr.Release()
 			}

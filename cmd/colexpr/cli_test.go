@@ -257,6 +257,7 @@ var cliCases = []cliCase{
 	{name: "usage_demo_group_flags", args: []string{"demo", "--row-groups", "4", "--row-group-size", "100", "--out", "$DIR/x.parquet"}, exit: 2},
 	{name: "usage_demo_too_many_groups", args: []string{"demo", "--rows", "10", "--row-groups", "11", "--out", "$DIR/x.parquet"}, exit: 2},
 	{name: "usage_demo_sort_list", args: []string{"demo", "--sort", "l_tags", "--out", "$DIR/x.parquet"}, exit: 2},
+	{name: "usage_demo_sort_too_many", args: []string{"demo", "--rows", "9999999999999", "--sort", "l_orderkey", "--out", "$DIR/x.parquet"}, exit: 2},
 	{name: "help_demo", args: []string{"help", "demo"}},
 	{name: "help_explain", args: []string{"explain", "--help"}},
 	{name: "help", args: []string{"help"}},

@@ -29,7 +29,9 @@ The same rows and seed always give the same data.
   --rows N             rows to write (default 1000000)
   --seed S             the seed (default: the one query uses for the demo table)
   --sort COLUMN        sort the rows by COLUMN, ascending (ties in table order):
-                       any integer, decimal, date or string column
+                       any integer, decimal, date or string column; the order
+                       is kept in memory (16 bytes a row or more), for at most
+                       268435456 rows
   --row-group-size N   rows per row group (default 131072)
   --row-groups N       write exactly N row groups of about rows/N rows each
   --out FILE.parquet   the file to write; it is replaced only once complete
@@ -78,6 +80,8 @@ func runDemo(e *env, args []string) error {
 		return usagef("--row-groups %d is more than the %d rows: a row group would be empty", *groups, *rows)
 	case set["sort"] && !contains(demo.SortColumns(), *sortBy):
 		return usagef("--sort %q: not a column the demo table can be sorted by; use one of %s", *sortBy, strings.Join(demo.SortColumns(), ", "))
+	case set["sort"] && *rows > demo.MaxSortRows:
+		return usagef("--sort: %d rows are too many to sort; at most %d can be (the order is kept in memory, 16 bytes a row or more)", *rows, int64(demo.MaxSortRows))
 	}
 	o := demo.ReaderOptions{BatchSize: *rowGroup, Batches: *groups, SortBy: *sortBy}
 	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out)

@@ -179,9 +179,10 @@
 // orders the rows by a column (any integer, decimal, date or string
 // column; equal values keep the table's order); --row-groups N writes
 // exactly N row groups of rows/N rows (give or take one), --row-group-size
-// N row groups of N rows. The rows are generated twice when sorted (once
-// to find the order, keeping only the sort column), so memory stays small
-// whatever the row count.
+// N row groups of N rows. The rows are generated twice when sorted: once
+// to find the order, keeping in memory only the order and the sort column
+// (16 bytes a row or more, so at most demo.MaxSortRows rows are sorted),
+// then again in that order, batch by batch.
 //
 // # Errors and exit status
 //
