@@ -220,6 +220,7 @@ var cliCases = []cliCase{
 	// User errors: exit status 1.
 	{name: "err_parse", args: []string{"query", "--where", "id > > 3", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_parse_select", args: []string{"query", "--select", "id, name ||| 'x'", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "usage_limit_negative", args: []string{"query", "--limit", "-1", "$DIR/fixture.parquet"}, exit: 2},
 	{name: "err_where_empty", args: []string{"query", "--where", "", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "huge_batch_csv", args: []string{"query", "--batch-size", "9999999999999", "--select", "id", "--limit", "2", "$DIR/fixture.csv"}},
 	{name: "err_select_empty", args: []string{"query", "--select", "", "$DIR/fixture.parquet"}, exit: 1},

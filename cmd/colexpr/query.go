@@ -118,7 +118,7 @@ func runQuery(e *env, args []string) error {
 		return usagef("--batch-size must be at least 1, got %d", o.batchSize)
 	case o.demoRows < 0:
 		return usagef("--demo-rows must not be negative, got %d", o.demoRows)
-	case o.limit < -1:
+	case set["limit"] && o.limit < 0:
 		return usagef("--limit must not be negative, got %d", o.limit)
 	}
 	// An empty --where or --select is not taken for "every row" or "every
