@@ -386,11 +386,13 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	}
 	err = p.run()
 	prog.finish()
-	if o.stats {
-		fmt.Fprint(e.stderr, groups.report(src.name))
-	}
 	if err == nil {
 		err = plan.sink.finish()
+	}
+	// After the output is complete (a table is held back until its
+	// widths are known), so that on a terminal the report comes last.
+	if o.stats {
+		fmt.Fprint(e.stderr, groups.report(src.name))
 	}
 	if err != nil {
 		var ie *internalError
