@@ -42,7 +42,8 @@ type ReaderOptions struct {
 // NewReaderWith streams t as NewReader does, cut and ordered as o says.
 // With SortBy, the whole table is generated once, batch by batch, to find
 // the order (its memory is 8 bytes a row for the order and a copy of the
-// sort column), then generated again row by row in that order.
+// sort column, so at most MaxSortRows rows are sorted), then generated
+// again row by row in that order.
 func (t Table) NewReaderWith(mem memory.Allocator, o ReaderOptions) (array.RecordReader, error) {
 	if t.Rows < 0 {
 		return nil, fmt.Errorf("demo: row count %d is negative", t.Rows)
