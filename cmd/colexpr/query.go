@@ -244,7 +244,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		}
 		sts := make([]*stages, len(items))
 		for i, it := range items {
-			st, err := compile(it.src, selectWhat(items, i), s, opt)
+			st, err := compile(it.src, itemWhat(items, i, "--select", "--select "), s, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -256,7 +256,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		if sub != nil && !sub.filter {
 			return sub.what(i)
 		}
-		return selectWhat(items, i)
+		return itemWhat(items, i, "--select", "--select ")
 	}
 
 	// Compile against the whole schema first: errors then speak of the
@@ -405,13 +405,6 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return err
 	}
 	return nil
-}
-
-func selectWhat(items []selectItem, i int) string {
-	if len(items) == 1 {
-		return "--select"
-	}
-	return fmt.Sprintf("--select item %d", i+1)
 }
 
 // process filters and projects one batch and encodes the result.

@@ -70,6 +70,15 @@ func splitList(list, what string) ([]selectItem, error) {
 	return items, nil
 }
 
+// itemWhat names item i of a list in messages: whole when the list has
+// one item, else prefix + "item N" (counting from 1).
+func itemWhat(items []selectItem, i int, whole, prefix string) string {
+	if len(items) == 1 {
+		return whole
+	}
+	return fmt.Sprintf("%sitem %d", prefix, i+1)
+}
+
 // closeQuote is the index of the quote closing the one at i (a doubled
 // quote is an escaped one), or -1.
 func closeQuote(s string, i int) int {

@@ -33,7 +33,7 @@ func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]by
 	}
 	named := make([]substrait.Named, len(items))
 	for i, it := range items {
-		st, err := compile(it.src, itemWhat(items, i), s, opt)
+		st, err := compile(it.src, itemWhat(items, i, "the expression", ""), s, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -44,12 +44,12 @@ func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]by
 	if err != nil {
 		// The error says where in the tree; with several expressions,
 		// say which one, by exporting them one at a time.
-		what := itemWhat(items, 0)
+		what := itemWhat(items, 0, "the expression", "")
 		for i := 1; i < len(named); i++ {
 			if _, e := exp.ExportAll(s.scope(), named[i-1]); e != nil {
 				break
 			}
-			what = itemWhat(items, i)
+			what = itemWhat(items, i, "the expression", "")
 		}
 		return nil, fmt.Errorf("--substrait: %s: %w", what, trimSubstrait(err))
 	}
@@ -58,15 +58,6 @@ func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]by
 		return nil, &internalError{value: fmt.Sprintf("encoding the Substrait message: %v", err), stack: debug.Stack()}
 	}
 	return js, nil
-}
-
-// itemWhat names item i of a list in messages: "the expression" when the
-// list has one item.
-func itemWhat(items []selectItem, i int) string {
-	if len(items) == 1 {
-		return "the expression"
-	}
-	return fmt.Sprintf("item %d", i+1)
 }
 
 // trimSubstrait drops the "substrait: export: " or "substrait: import: "
