@@ -44,6 +44,8 @@ func TestSplitSelect(t *testing.T) {
 		{list: "a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
 		{list: "b AS a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
 		{list: "AS x", err: "--select: item 1 has a name (x) but no expression"},
+		{list: "", err: "--select: the list is empty"},
+		{list: " \t", err: "--select: the list is empty"},
 	}
 	for _, c := range cases {
 		t.Run(c.list, func(t *testing.T) {
