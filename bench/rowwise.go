@@ -80,6 +80,26 @@ func celEval(prg cel.Program, act *rowAct) (ref.Val, error) {
 	return out, nil
 }
 
+// celRow evaluates prg for the row bound in act and adds the result to dig
+// (when checking rather than timing).
+func celRow(prg cel.Program, act *rowAct, dig *Digest) error {
+	out, err := celEval(prg, act)
+	if err == nil && dig != nil {
+		err = dig.AddValue(out)
+	}
+	return err
+}
+
+// exprRow runs prg on the row bound in env and adds the result to dig
+// (when checking rather than timing).
+func exprRow(m *vm.VM, prg *vm.Program, env map[string]any, dig *Digest) error {
+	out, err := m.Run(prg, env)
+	if err == nil && dig != nil {
+		err = dig.AddValue(out)
+	}
+	return err
+}
+
 // exprProgram compiles src once for an environment map holding values of the
 // variables' types; the map is then overwritten row by row.
 func exprProgram(src string, env map[string]any, opts ...exprlang.Option) (*vm.Program, error) {
@@ -99,14 +119,8 @@ func (s *Suite) celAdd() (Impl, error) {
 	return Impl{Engine: CelGo, How: "a + b (uint, overflow checked)", Run: func(dig *Digest) error {
 		for i := range a {
 			act.vals[0], act.vals[1] = types.Uint(a[i]), types.Uint(b[i])
-			out, err := celEval(prg, act)
-			if err != nil {
+			if err := celRow(prg, act, dig); err != nil {
 				return err
-			}
-			if dig != nil {
-				if err := dig.AddValue(out); err != nil {
-					return err
-				}
 			}
 		}
 		return nil
@@ -124,14 +138,8 @@ func (s *Suite) exprAdd() (Impl, error) {
 	return Impl{Engine: ExprLang, How: "a + b (uint32; expr-lang does not check overflow)", Run: func(dig *Digest) error {
 		for i := range a {
 			env["a"], env["b"] = a[i], b[i]
-			out, err := m.Run(prg, env)
-			if err != nil {
+			if err := exprRow(&m, prg, env, dig); err != nil {
 				return err
-			}
-			if dig != nil {
-				if err := dig.AddValue(out); err != nil {
-					return err
-				}
 			}
 		}
 		return nil
@@ -160,11 +168,7 @@ func (s *Suite) celGather() (Impl, error) {
 	return Impl{Engine: CelGo, How: "xs[i - 1] (the row's list adapted without a copy)", Run: func(dig *Digest) error {
 		return s.gatherRows(func(xs []uint32, i int64) error {
 			act.vals[0], act.vals[1] = types.DefaultTypeAdapter.NativeToValue(xs), types.Int(i)
-			out, err := celEval(prg, act)
-			if err == nil && dig != nil {
-				err = dig.AddValue(out)
-			}
-			return err
+			return celRow(prg, act, dig)
 		})
 	}}, nil
 }
@@ -179,11 +183,7 @@ func (s *Suite) exprGather() (Impl, error) {
 	return Impl{Engine: ExprLang, How: "xs[i - 1]", Run: func(dig *Digest) error {
 		return s.gatherRows(func(xs []uint32, i int64) error {
 			env["xs"], env["i"] = xs, i
-			out, err := m.Run(prg, env)
-			if err == nil && dig != nil {
-				err = dig.AddValue(out)
-			}
-			return err
+			return exprRow(&m, prg, env, dig)
 		})
 	}}, nil
 }
@@ -197,14 +197,8 @@ func (s *Suite) celCompare(src string) (Impl, error) {
 	return Impl{Engine: CelGo, How: src, Run: func(dig *Digest) error {
 		for _, v := range x {
 			act.vals[0] = types.Int(v)
-			out, err := celEval(prg, act)
-			if err != nil {
+			if err := celRow(prg, act, dig); err != nil {
 				return err
-			}
-			if dig != nil {
-				if err := dig.AddValue(out); err != nil {
-					return err
-				}
 			}
 		}
 		return nil
@@ -222,14 +216,8 @@ func (s *Suite) exprCompare(src string) (Impl, error) {
 	return Impl{Engine: ExprLang, How: src, Run: func(dig *Digest) error {
 		for _, v := range x {
 			env["x"] = v
-			out, err := m.Run(prg, env)
-			if err != nil {
+			if err := exprRow(&m, prg, env, dig); err != nil {
 				return err
-			}
-			if dig != nil {
-				if err := dig.AddValue(out); err != nil {
-					return err
-				}
 			}
 		}
 		return nil
@@ -349,11 +337,7 @@ func (s *Suite) celLike() (Impl, error) {
 	return Impl{Engine: CelGo, How: src, Run: func(dig *Digest) error {
 		return s.likeRows(func(c string) error {
 			act.vals[0] = types.String(c)
-			out, err := celEval(prg, act)
-			if err == nil && dig != nil {
-				err = dig.AddValue(out)
-			}
-			return err
+			return celRow(prg, act, dig)
 		})
 	}}, nil
 }
@@ -369,11 +353,7 @@ func (s *Suite) exprLike() (Impl, error) {
 	return Impl{Engine: ExprLang, How: src, Run: func(dig *Digest) error {
 		return s.likeRows(func(c string) error {
 			env["c"] = c
-			out, err := m.Run(prg, env)
-			if err == nil && dig != nil {
-				err = dig.AddValue(out)
-			}
-			return err
+			return exprRow(&m, prg, env, dig)
 		})
 	}}, nil
 }
@@ -442,11 +422,7 @@ func (s *Suite) exprTransform() (Impl, error) {
 				return nil
 			}
 			env["xs"] = xs
-			out, err := m.Run(prg, env)
-			if err == nil && dig != nil {
-				err = dig.AddValue(out)
-			}
-			return err
+			return exprRow(&m, prg, env, dig)
 		})
 	}}, nil
 }
