@@ -143,7 +143,7 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 		}
 	}
 	stats := statsType(cols)
-	if opt, err = rebase(opt, expr.NewRoot(stats)); err != nil {
+	if opt, err = expr.ReplaceRoot(opt, stats); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBuild, err)
 	}
 	return &Pruner{Expr: opt, Stats: stats, Columns: cols}, nil
@@ -182,26 +182,6 @@ func readColumns(f *expr.Bound) map[string]bool {
 		stack = append(stack, n.Args()...)
 	}
 	return read
-}
-
-// rebase rebuilds a falsifier over another root: statistics of fewer
-// columns, holding every column the falsifier reads.
-func rebase(f, root *expr.Bound) (*expr.Bound, error) {
-	switch f.Kind() {
-	case expr.KindRoot:
-		return root, nil
-	case expr.KindCall:
-		args := make([]*expr.Bound, len(f.Args()))
-		for i, a := range f.Args() {
-			r, err := rebase(a, root)
-			if err != nil {
-				return nil, err
-			}
-			args[i] = r
-		}
-		return f.WithArgs(args)
-	}
-	return f, nil
 }
 
 type builder struct {
