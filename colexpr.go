@@ -20,7 +20,9 @@
 package colexpr
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -49,37 +51,105 @@ type Program struct {
 	scope  expr.Scope
 	schema *arrow.Schema
 	bound  *expr.Bound
+	stages Stages
+}
+
+// Stages are the forms an expression took through compilation, as explain
+// shows them.
+type Stages struct {
+	// Parsed is the tree as parsed or given; Coerced is it with the casts
+	// and literal types coercion chose. Both are nil for a program compiled
+	// from a bound tree.
+	Parsed, Coerced expr.Expr
+	// Bound is the bound tree before optimization, Optimized after.
+	Bound, Optimized *expr.Bound
+	// Trace is the optimizer's record of its rewrites.
+	Trace *optimize.Trace
+}
+
+// Options tune compilation. The zero value is the default.
+type Options struct {
+	// Optimizer runs the rewrites; nil is optimize.New(), every built-in
+	// rule.
+	Optimizer *optimize.Optimizer
+}
+
+func (o *Options) optimizer() *optimize.Optimizer {
+	if o == nil || o.Optimizer == nil {
+		return optimize.New()
+	}
+	return o.Optimizer
 }
 
 // Compile parses src, coerces and binds it against the schema's columns (as
-// the root struct $), and optimizes it.
+// the root struct $), and optimizes it. Every column must have a type
+// colexpr supports; NewSchema and Schema.Compile leave the others out
+// instead.
 func Compile(src string, schema *arrow.Schema) (*Program, error) {
 	root, err := dtype.FromArrowSchema(schema)
 	if err != nil {
 		return nil, fmt.Errorf("colexpr: schema: %w", err)
 	}
-	e, err := parse.Parse(src)
-	if err != nil {
-		return nil, err
-	}
-	return CompileExpr(e, root, schema)
+	return (&Schema{Arrow: schema, Root: root}).Compile(src, nil)
 }
 
 // CompileExpr coerces, binds and optimizes an expression tree against the
 // root type root (a struct type whose Arrow schema is schema; schema may be
 // nil when the program is only evaluated with Eval on arrays).
 func CompileExpr(e expr.Expr, root dtype.DType, schema *arrow.Schema) (*Program, error) {
-	scope := expr.ScopeOf(root)
-	b, err := coerce.Bind(e, scope)
+	return (&Schema{Arrow: schema, Root: root}).CompileExpr(e, nil)
+}
+
+// Compile parses src and compiles it against s, with the options o (nil:
+// the defaults). A column s does not have, or has left out, is an error
+// that says why and names the columns close to it.
+func (s *Schema) Compile(src string, o *Options) (*Program, error) {
+	if strings.TrimSpace(src) == "" {
+		return nil, errors.New("the expression is empty")
+	}
+	e, err := parse.Parse(src)
 	if err != nil {
 		return nil, err
 	}
-	opt, err := optimize.Optimize(b)
-	if err != nil {
-		return nil, fmt.Errorf("colexpr: optimize: %w", err)
-	}
-	return &Program{src: e.String(), scope: scope, schema: schema, bound: opt}, nil
+	return s.CompileExpr(e, o)
 }
+
+// CompileExpr compiles the tree e against s: coerce, bind, optimize.
+func (s *Schema) CompileExpr(e expr.Expr, o *Options) (*Program, error) {
+	if err := s.checkFields(e); err != nil {
+		return nil, err
+	}
+	st := Stages{Parsed: e}
+	var err error
+	if st.Coerced, err = coerce.Coerce(e, s.Scope()); err != nil {
+		return nil, err
+	}
+	if st.Bound, err = expr.Bind(st.Coerced, s.Scope()); err != nil {
+		return nil, err
+	}
+	return s.optimize(st, o)
+}
+
+// CompileBound optimizes b, a tree already bound against s (such as one
+// imported from Substrait).
+func (s *Schema) CompileBound(b *expr.Bound, o *Options) (*Program, error) {
+	return s.optimize(Stages{Bound: b}, o)
+}
+
+func (s *Schema) optimize(st Stages, o *Options) (*Program, error) {
+	var err error
+	if st.Optimized, st.Trace, err = o.optimizer().Explain(st.Bound); err != nil {
+		return nil, fmt.Errorf("optimizing: %w", err)
+	}
+	src := st.Bound.String()
+	if st.Parsed != nil {
+		src = st.Parsed.String()
+	}
+	return &Program{src: src, scope: s.Scope(), schema: s.Arrow, bound: st.Optimized, stages: st}, nil
+}
+
+// Stages are the forms the program took through compilation.
+func (p *Program) Stages() Stages { return p.stages }
 
 // Bound is the optimized, bound tree.
 func (p *Program) Bound() *expr.Bound { return p.bound }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/scan"
 )
 
 // BenchmarkQueryParquet runs the TPC-H-style filter of the package doc
@@ -27,7 +28,7 @@ func BenchmarkQueryParquet(b *testing.B) {
 					format:    format,
 					limit:     -1,
 					threads:   2,
-					batchSize: defaultBatchSize,
+					batchSize: scan.DefaultBatchSize,
 					file:      path,
 				})
 				if err != nil {
@@ -45,7 +46,7 @@ func BenchmarkQueryParquet(b *testing.B) {
 				format:    "csv",
 				limit:     -1,
 				threads:   2,
-				batchSize: defaultBatchSize,
+				batchSize: scan.DefaultBatchSize,
 				file:      path,
 			})
 			if err != nil {
@@ -79,7 +80,7 @@ func BenchmarkQueryPruned(b *testing.B) {
 					format:    "csv",
 					limit:     -1,
 					threads:   2,
-					batchSize: defaultBatchSize,
+					batchSize: scan.DefaultBatchSize,
 					file:      path,
 					noPrune:   noPrune,
 				})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"flag"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/scalar"
+	"github.com/colexpr/colexpr/scan"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -102,7 +104,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "ragged.csv"), []byte("a,b\n1,2\n3\n"), 0o644)
 		// An integer column for longer than the rows types are inferred
 		// from, then a word.
-		late := "n,s\n" + strings.Repeat("1,x\n", csvInferRows) + "oops,y\n"
+		late := "n,s\n" + strings.Repeat("1,x\n", scan.CSVInferRows) + "oops,y\n"
 		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte(late), 0o644)
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
 		writeOddFile(t, filepath.Join(d, "odd.arrow"))
@@ -441,47 +443,44 @@ func checkSorted(t *testing.T, path, column string, rows int64) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	src, err := openSource(mem, path, 0)
+	src, err := scan.Open(mem, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.close()
-	idx := src.schema.FieldIndices(column)[0]
-	typ, err := dtype.FromArrow(src.schema.Field(idx).Type, false)
+	defer src.Close()
+	plan, err := scan.Compile(src, scan.Query{Select: []scan.Expr{{Text: column}}}, scan.Options{BatchSize: 97, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	scan, err := src.open(scanSpec{fields: []int{idx}, batchSize: 97, threads: 1})
+	typ, err := dtype.FromArrow(plan.Schema().Field(0).Type, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer scan.Close()
+	rr, err := plan.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
 	var prev scalar.Scalar
 	var n int64
-	for {
-		b, err := scan.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b == nil {
-			break
-		}
+	for rr.Next() {
+		b := rr.RecordBatch()
 		for i := 0; i < int(b.NumRows()); i++ {
 			v, err := scalar.FromArray(b.Column(0), i, typ)
 			if err != nil {
-				b.Release()
 				t.Fatal(err)
 			}
 			if n > 0 {
 				if c, err := scalar.Compare(prev, v); err != nil || c > 0 {
-					b.Release()
 					t.Fatalf("row %d: %s after %s: not sorted (%v)", n+1, v, prev, err)
 				}
 			}
 			prev = v
 			n++
 		}
-		b.Release()
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if n != rows {
 		t.Errorf("%d rows, want %d", n, rows)

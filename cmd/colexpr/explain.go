@@ -8,11 +8,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
-	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/partition"
-	"github.com/colexpr/colexpr/prune"
+	"github.com/colexpr/colexpr/scan"
 )
 
 var explainCommand = &command{
@@ -75,20 +75,20 @@ func runExplain(e *env, args []string) error {
 	if strings.TrimSpace(pos[0]) == "" {
 		return errors.New("the expression is empty")
 	}
-	src, err := openSource(memory.DefaultAllocator, *schemaOf, 0)
+	src, err := openInput(memory.DefaultAllocator, *schemaOf, 0)
 	if err != nil {
 		return err
 	}
-	defer src.close()
+	defer src.Close()
 	if *asSubstrait {
-		js, err := exportSubstrait(pos[0], newSchemaScope(src.schema), optimize.New())
+		js, err := exportSubstrait(pos[0], src.Schema())
 		if err != nil {
 			return err
 		}
 		_, err = e.stdout.Write(js)
 		return err
 	}
-	text, err := explain(pos[0], newSchemaScope(src.schema))
+	text, err := explain(pos[0], src)
 	if err != nil {
 		return err
 	}
@@ -96,12 +96,23 @@ func runExplain(e *env, args []string) error {
 	return err
 }
 
-// explain renders every stage of src over the schema s.
-func explain(src string, s *schemaScope) (string, error) {
-	st, err := compile(src, "the expression", s, optimize.New())
+// explain renders every stage of text over the source src: compiled as the
+// filter of a scan when it is a predicate, else as its one select item.
+func explain(text string, src *scan.Source) (string, error) {
+	sch := src.Schema()
+	prog, err := sch.Compile(text, nil)
+	if err != nil {
+		return "", fmt.Errorf("the expression: %w", err)
+	}
+	q := scan.Query{Select: []scan.Expr{{Program: prog, Name: "result"}}}
+	if prog.DType().IsBool() {
+		q = scan.Query{Where: &scan.Expr{Program: prog}}
+	}
+	plan, err := scan.Compile(src, q, scan.Options{})
 	if err != nil {
 		return "", err
 	}
+	st := prog.Stages()
 	var b strings.Builder
 	section := func(title string, lines ...string) {
 		if b.Len() > 0 {
@@ -114,13 +125,13 @@ func explain(src string, s *schemaScope) (string, error) {
 			}
 		}
 	}
-	section("expression", strings.TrimSpace(src))
-	section("parsed", st.parsed.String())
-	section("coerced", st.coerced.String())
-	section("bound", abbreviateRoot(st.bound.Tree(), s.root))
+	section("expression", strings.TrimSpace(text))
+	section("parsed", st.Parsed.String())
+	section("coerced", st.Coerced.String())
+	section("bound", abbreviateRoot(st.Bound.Tree(), sch.Root))
 
 	var rewrites []string
-	for i, ev := range st.trace.Events {
+	for i, ev := range st.Trace.Events {
 		head := fmt.Sprintf("%d. %s", i+1, ev.Rule)
 		if ev.Kind != optimize.Applied {
 			head += " (" + ev.Kind.String() + ": " + ev.Reason + ")"
@@ -131,43 +142,60 @@ func explain(src string, s *schemaScope) (string, error) {
 		rewrites = []string{"(none)"}
 	}
 	section("rewrites", rewrites...)
-	section("optimized", st.optimized.String(), abbreviateRoot(st.optimized.Tree(), s.root))
+	section("optimized", st.Optimized.String(), abbreviateRoot(st.Optimized.Tree(), sch.Root))
 
-	if p, err := partition.ByField(st.optimized, s.scope()); err != nil {
+	if p, err := partition.ByField(st.Optimized, sch.Scope()); err != nil {
 		section("partitions", "(none: "+err.Error()+")")
 	} else {
 		section("partitions", p.String())
 	}
-	var cols []string
-	for _, path := range partition.ReferencedFields(st.optimized) {
+	var used []string
+	for _, path := range partition.ReferencedFields(st.Optimized) {
 		if len(path) == 0 {
-			cols = append(cols, "$ (every column)")
+			used = append(used, "$ (every column)")
 			continue
 		}
 		parts := make([]string, len(path))
 		for i, n := range path {
 			parts[i] = dtype.QuoteFieldName(n)
 		}
-		cols = append(cols, strings.Join(parts, "."))
+		used = append(used, strings.Join(parts, "."))
 	}
-	if len(cols) == 0 {
-		cols = []string{"(none)"}
+	cols := plan.Columns()
+	for i, c := range cols {
+		cols[i] = dtype.QuoteFieldName(c)
 	}
-	section("columns read", strings.Join(cols, ", "))
-	section("falsifier", falsifierLines(st.optimized, s)...)
+	switch {
+	case len(used) == 0 && len(cols) == 0:
+		section("columns read", "(none)")
+	case len(used) == 0:
+		section("columns read", "(none; "+strings.Join(cols, ", ")+" only to count the rows)")
+	default:
+		section("columns read", strings.Join(used, ", "))
+	}
+	section("falsifier", falsifierLines(prog, plan)...)
+	if read, total := plan.RowGroups(); total >= 0 {
+		n := total
+		if read != nil {
+			n = len(read)
+		}
+		section("row groups", fmt.Sprintf("read %d, skipped %d of %d", n, total-n, total))
+	}
 	return b.String(), nil
 }
 
 // falsifierLines describes the falsifier of a predicate for explain.
-func falsifierLines(pred *expr.Bound, s *schemaScope) []string {
-	if t := pred.DType(); !t.IsBool() {
+func falsifierLines(prog *colexpr.Program, plan *scan.Plan) []string {
+	if t := prog.DType(); !t.IsBool() {
 		return []string{"(none: the expression has type " + t.String() + ", not bool)"}
 	}
-	p, err := prune.Falsifier(pred, s.scope())
-	if err != nil {
+	p, err := plan.Falsifier()
+	switch {
+	case err != nil:
 		return []string{"(none: " + err.Error() + ")"}
-	}
-	if p.Inconclusive() {
+	case plan.NoRows():
+		return []string{"true (the expression is never true: nothing is read)"}
+	case p == nil || p.Inconclusive():
 		return []string{"false (no statistics can rule out a row: nothing is skipped)"}
 	}
 	return []string{

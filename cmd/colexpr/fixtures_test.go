@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/substrait"
 )
 
@@ -140,7 +140,12 @@ func writeFixtures(t testing.TB, dir string) map[string]string {
 	for _, c := range csvColumns {
 		idx = append(idx, fixtureSchema.FieldIndices(c)[0])
 	}
-	flat := project(rec, nil, idx)
+	cols := make([]arrow.Array, len(idx))
+	fs := make([]arrow.Field, len(idx))
+	for i, c := range idx {
+		cols[i], fs[i] = rec.Column(c), fixtureSchema.Field(c)
+	}
+	flat := array.NewRecordBatch(arrow.NewSchema(fs, nil), cols, rec.NumRows())
 	defer flat.Release()
 	f = create(".csv")
 	cw := arrowcsv.NewWriter(f, flat.Schema(), arrowcsv.WithHeader(true), arrowcsv.WithNullWriter(""))
@@ -223,9 +228,8 @@ func writeSubstraitFixtures(t testing.TB, dir string) {
 			t.Fatal(err)
 		}
 	}
-	opt := optimize.New()
 	for _, f := range substraitFixtures {
-		js, err := exportSubstrait(f.list, newSchemaScope(f.schema), opt)
+		js, err := exportSubstrait(f.list, colexpr.NewSchema(f.schema))
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -242,23 +246,23 @@ func writeSubstraitFixtures(t testing.TB, dir string) {
 	}
 
 	// is_nan is a standard Substrait function colexpr has no counterpart of.
-	js, err := exportSubstrait("id > 4 AND small IS NOT NULL", newSchemaScope(fixtureSchema), opt)
+	js, err := exportSubstrait("id > 4 AND small IS NOT NULL", colexpr.NewSchema(fixtureSchema))
 	if err != nil {
 		t.Fatal(err)
 	}
 	js = bytes.Replace(js, []byte(`"is_not_null:any"`), []byte(`"is_nan:fp64"`), 1)
 	write("sub_unsupported.json", js)
 
-	s := newSchemaScope(fixtureSchema)
+	s := colexpr.NewSchema(fixtureSchema)
 	var named []substrait.Named
 	for _, src := range []string{"id", "id + 1"} {
-		st, err := compile(src, src, s, opt)
+		prog, err := s.Compile(src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		named = append(named, substrait.Named{Name: "a", Expr: st.optimized})
+		named = append(named, substrait.Named{Name: "a", Expr: prog.Bound()})
 	}
-	msg, err := substrait.Options{PruneSchema: true}.ExportAll(s.scope(), named...)
+	msg, err := substrait.Options{PruneSchema: true}.ExportAll(s.Scope(), named...)
 	if err != nil {
 		t.Fatal(err)
 	}

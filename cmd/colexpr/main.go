@@ -205,6 +205,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/colexpr/colexpr/scan"
 )
 
 // Exit statuses.
@@ -286,12 +288,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	}
 	err := c.run(e, args[1:])
 	var ue *usageError
-	var ie *internalError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "colexpr %s: %v", c.name, ie)
+	case errors.Is(err, scan.ErrInternal):
+		fmt.Fprintf(stderr, "colexpr %s: %v\n", c.name, err)
 		return exitInternal
 	case errors.Is(err, errHelp):
 		fmt.Fprint(stdout, c.usage)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -15,15 +14,15 @@ import (
 type progress struct {
 	w        io.Writer
 	fraction func() float64 // of the input read, or -1
-	rows     atomic.Int64   // rows read
+	rows     func() int64   // rows read
 	stop     chan struct{}
 	done     sync.WaitGroup
 	drawn    bool
 }
 
 // startProgress starts drawing on w; a nil w draws nothing.
-func startProgress(w io.Writer, fraction func() float64) *progress {
-	p := &progress{w: w, fraction: fraction, stop: make(chan struct{})}
+func startProgress(w io.Writer, fraction func() float64, rows func() int64) *progress {
+	p := &progress{w: w, fraction: fraction, rows: rows, stop: make(chan struct{})}
 	if w == nil {
 		return p
 	}
@@ -64,7 +63,7 @@ func (p *progress) draw(elapsed time.Duration) {
 		pos := int(elapsed/(200*time.Millisecond)) % width
 		bar = "[" + strings.Repeat(" ", pos) + "*" + strings.Repeat(" ", width-1-pos) + "]"
 	}
-	fmt.Fprintf(p.w, "\r%s %s rows %.1fs\x1b[K", bar, thousands(p.rows.Load()), elapsed.Seconds())
+	fmt.Fprintf(p.w, "\r%s %s rows %.1fs\x1b[K", bar, thousands(p.rows()), elapsed.Seconds())
 	p.drawn = true
 }
 

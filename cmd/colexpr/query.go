@@ -1,23 +1,19 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"runtime"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/demo"
 	"github.com/colexpr/colexpr/dtype"
-	"github.com/colexpr/colexpr/eval"
-	"github.com/colexpr/colexpr/expr"
-	"github.com/colexpr/colexpr/fn"
-	"github.com/colexpr/colexpr/optimize"
-	"github.com/colexpr/colexpr/partition"
+	"github.com/colexpr/colexpr/scan"
 )
 
 var queryCommand = &command{
@@ -67,11 +63,6 @@ Examples:
 	run: runQuery,
 }
 
-// defaultBatchSize is the rows per batch of a scan. Larger batches cost
-// memory (several are in flight: one per thread, one ahead, and the
-// reader's) for no gain in speed; much smaller ones cost time per batch.
-const defaultBatchSize = 32 * 1024
-
 // queryOptions are the flags of query.
 type queryOptions struct {
 	where, selects, format string
@@ -94,7 +85,7 @@ func runQuery(e *env, args []string) error {
 	fs.Int64Var(&o.limit, "limit", -1, "")
 	fs.StringVar(&o.format, "format", "table", "")
 	fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "")
-	fs.IntVar(&o.batchSize, "batch-size", defaultBatchSize, "")
+	fs.IntVar(&o.batchSize, "batch-size", scan.DefaultBatchSize, "")
 	fs.Int64Var(&o.demoRows, "demo-rows", demo.DefaultRows, "")
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.noPrune, "no-prune", false, "")
@@ -180,192 +171,61 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// queryPlan is a compiled query.
-type queryPlan struct {
-	name  string
-	where *expr.Bound // nil: every row
-	// whereWhat names the filter in messages.
-	whereWhat string
-	selects   []*expr.Bound // nil: every column of the scan, as read
-	what      []string      // how messages name each select item
-	out       *arrow.Schema
-	fields    []int // the input's fields to read
-	mem       memory.Allocator
-	sink      sink
-	// rows maps the rows read to the rows of the file, when row groups
-	// were skipped (nil: they are the same).
-	rows *rowMap
-}
-
 func query(e *env, mem memory.Allocator, o queryOptions) error {
-	src, err := openSource(mem, o.file, o.demoRows)
+	src, err := openInput(mem, o.file, o.demoRows)
 	if err != nil {
 		return err
 	}
-	defer src.close()
-	full := newSchemaScope(src.schema)
-	opt := optimize.New()
+	defer src.Close()
+	sch := src.Schema()
 
-	var items []selectItem
+	var q scan.Query
+	if o.where != "" {
+		q.Where = &scan.Expr{Text: o.where, What: "--where"}
+	}
 	if o.selects != "" {
-		if items, err = splitSelect(o.selects); err != nil {
+		items, err := splitSelect(o.selects)
+		if err != nil {
 			return err
 		}
-	}
-
-	// The filter and the select list, from the text of --where and
-	// --select or from the --substrait file, compiled against a scope.
-	var sub *substraitFile
-	if o.substrait != "" {
-		if sub, err = readSubstrait(o.substrait, e.stdin, full, o.where != "", o.selects != ""); err != nil {
-			return err
-		}
-		if !sub.filter {
-			items = make([]selectItem, len(sub.names))
-			for i, n := range sub.names {
-				items[i] = selectItem{name: n}
-			}
-		}
-	}
-	hasWhere := o.where != "" || sub != nil && sub.filter
-	compileWhere := func(s *schemaScope) (*stages, error) {
-		if sub != nil && sub.filter {
-			sts, err := sub.stages(s, opt)
-			if err != nil {
-				return nil, err
-			}
-			return sts[0], nil
-		}
-		return compile(o.where, "--where", s, opt)
-	}
-	compileSelects := func(s *schemaScope) ([]*stages, error) {
-		if sub != nil && !sub.filter {
-			return sub.stages(s, opt)
-		}
-		sts := make([]*stages, len(items))
 		for i, it := range items {
-			st, err := compile(it.src, itemWhat(items, i, "--select", "--select "), s, opt)
-			if err != nil {
-				return nil, err
-			}
-			sts[i] = st
+			q.Select = append(q.Select, scan.Expr{Text: it.src, Name: it.name, What: itemWhat(items, i, "--select", "--select ")})
 		}
-		return sts, nil
 	}
-	whatSelect := func(i int) string {
-		if sub != nil && !sub.filter {
-			return sub.what(i)
-		}
-		return itemWhat(items, i, "--select", "--select ")
-	}
-
-	// Compile against the whole schema first: errors then speak of the
-	// file's columns, and the trees say which columns to read.
-	var where *stages
-	if hasWhere {
-		if where, err = compileWhere(full); err != nil {
+	opts := scan.Options{Threads: o.threads, BatchSize: o.batchSize, NoPrune: o.noPrune}
+	if o.substrait != "" {
+		sub, err := readSubstrait(o.substrait, e.stdin, sch, o.where != "", o.selects != "")
+		if err != nil {
 			return err
 		}
-		if t := where.optimized.DType(); !t.IsBool() {
-			return fmt.Errorf("--where: the expression has type %s; it must be a bool", t)
+		progs, err := sub.compile(sch)
+		if err != nil {
+			return err
+		}
+		if sub.filter {
+			q.Where = &scan.Expr{Program: progs[0], What: sub.what(0)}
+		} else {
+			q.Select = nil
+			for i, p := range progs {
+				q.Select = append(q.Select, scan.Expr{Program: p, Name: sub.names[i], What: sub.what(i)})
+			}
 		}
 	}
-	sels, err := compileSelects(full)
+	plan, err := scan.Compile(src, q, opts)
 	if err != nil {
 		return err
 	}
-
-	// The fields to read, in schema order.
-	var fields []int
-	warned := map[string]bool{}
-	if items == nil {
-		for i, f := range src.schema.Fields() {
-			if why, bad := full.unsupported[f.Name]; bad {
-				if !warned[f.Name] {
-					fmt.Fprintf(e.stderr, "colexpr query: leaving out column %s: %s\n", dtype.QuoteFieldName(f.Name), why)
-					warned[f.Name] = true
-				}
-				continue
-			}
-			fields = append(fields, i)
-		}
-	} else {
-		used := map[string]bool{}
-		all := false
-		collect := func(b *expr.Bound) {
-			for _, p := range partition.ReferencedFields(b) {
-				if len(p) == 0 {
-					all = true
-				} else {
-					used[p[0]] = true
-				}
-			}
-		}
-		if where != nil {
-			collect(where.optimized)
-		}
-		for _, s := range sels {
-			collect(s.optimized)
-		}
-		for i, f := range src.schema.Fields() {
-			if _, bad := full.unsupported[f.Name]; bad {
-				continue
-			}
-			if all || used[f.Name] {
-				fields = append(fields, i)
-			}
-		}
-		if len(fields) == 0 && len(full.root.Fields()) > 0 {
-			// Nothing is read, but the rows still have to be counted.
-			fields = []int{src.schema.FieldIndices(full.root.Fields()[0].Name)[0]}
-		}
+	if q.Select == nil {
+		warnLeftOut(e, sch)
 	}
-	if len(fields) == 0 {
-		return fmt.Errorf("%s has no column colexpr can read", src.name)
-	}
-
-	// Compile again against the columns read: the trees evaluate against
-	// record batches of exactly those columns.
-	fs := make([]arrow.Field, len(fields))
-	for i, f := range fields {
-		fs[i] = src.schema.Field(f)
-	}
-	scanSchema := arrow.NewSchema(fs, nil)
-	pruned := newSchemaScope(scanSchema)
-	plan := &queryPlan{name: src.name, fields: fields, mem: mem}
-	if where != nil {
-		st, err := compileWhere(pruned)
-		if err != nil {
-			return err
-		}
-		plan.where = st.optimized
-		plan.whereWhat = "--where"
-		if sub != nil && sub.filter {
-			plan.whereWhat = sub.what(0)
-		}
-	}
-	if items == nil {
-		plan.out = scanSchema
-	} else {
-		sts, err := compileSelects(pruned)
-		if err != nil {
-			return err
-		}
-		out := make([]arrow.Field, len(items))
-		for i, it := range items {
-			plan.selects = append(plan.selects, sts[i].optimized)
-			plan.what = append(plan.what, whatSelect(i))
-			out[i] = dtype.ToArrowField(it.name, sts[i].optimized.DType())
-		}
-		plan.out = arrow.NewSchema(out, nil)
-	}
-	if plan.sink, err = newSink(o.format, e.stdout, plan.out, mem); err != nil {
+	out, err := newSink(o.format, e.stdout, plan.Schema(), mem)
+	if err != nil {
 		return err
 	}
-
-	groups := planRowGroups(src, where, full, o.noPrune, mem)
-	plan.rows = groups.rows
-	scan, err := src.open(scanSpec{fields: fields, batchSize: o.batchSize, threads: o.threads, groups: groups.read})
+	if o.limit == 0 {
+		return out.finish()
+	}
+	rr, err := plan.Read(context.Background())
 	if err != nil {
 		return err
 	}
@@ -373,33 +233,24 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	if !e.isTerminal {
 		progressTo = nil
 	}
-	prog := startProgress(progressTo, scan.Progress)
-	p := &pipeline{
-		scan:      scan,
-		name:      src.name,
-		threads:   o.threads,
-		batchSize: o.batchSize,
-		process:   plan.process,
-		out:       plan.sink,
-		limit:     o.limit,
-		prog:      prog,
-	}
-	err = p.run()
+	prog := startProgress(progressTo, rr.Progress, rr.RowsRead)
+	err = copyRows(rr, out, o.limit)
+	stats := rr.Stats()
+	rr.Release()
 	prog.finish()
 	if err == nil {
-		err = plan.sink.finish()
+		err = out.finish()
 	}
 	// After the output is complete (a table is held back until its
 	// widths are known), so that on a terminal the report comes last.
 	if o.stats {
-		fmt.Fprint(e.stderr, groups.report(src.name))
+		fmt.Fprint(e.stderr, statsReport(stats, src.Name()))
 	}
 	if err != nil {
-		var ie *internalError
-		if errors.As(err, &ie) {
+		if errors.Is(err, scan.ErrInternal) {
 			return err
 		}
-		if n := plan.sink.written(); n > 0 {
+		if n := out.written(); n > 0 {
 			return fmt.Errorf("%w\nerror after %s rows: the output is incomplete", err, thousands(n))
 		}
 		return err
@@ -407,92 +258,63 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	return nil
 }
 
-// process filters and projects one batch and encodes the result.
-func (q *queryPlan) process(b batch) (chunk, error) {
-	rec := b.rec
-	if q.where != nil {
-		filtered, err := eval.Filter(q.mem, q.where, rec)
+// copyRows writes the batches of rr to out, up to limit rows (-1: all).
+func copyRows(rr *scan.Reader, out sink, limit int64) error {
+	// sent counts the rows handed to the sink. The limit is checked
+	// against it, not against out.written(): a sink may hold rows back
+	// (the table waits for enough rows to size its columns), and those
+	// count towards the limit too.
+	var sent int64
+	for rr.Next() {
+		c, err := out.encode(rr.RecordBatch())
 		if err != nil {
-			return nil, q.rowError(err, b, q.whereWhat, nil)
+			return err
 		}
-		defer filtered.Release()
-		rec = filtered
-	}
-	if q.selects == nil {
-		if rec.Schema() != q.out {
-			rec = array.NewRecordBatch(q.out, rec.Columns(), rec.NumRows())
-			defer rec.Release()
+		n := c.rows()
+		if limit >= 0 {
+			n = int(min(int64(n), limit-sent))
 		}
-		return q.sink.encode(rec)
-	}
-	cols := make([]arrow.Array, len(q.selects))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i, s := range q.selects {
-		col, err := eval.EvalRecord(q.mem, s, rec)
+		err = out.write(c, n)
+		c.release()
+		sent += int64(n)
 		if err != nil {
-			return nil, q.rowError(err, b, q.what[i], func(row int) int { return q.unfilter(b.rec, row) })
+			return fmt.Errorf("writing the output: %w", err)
 		}
-		cols[i] = col
-		if want := q.out.Field(i).Type; !arrow.TypeEqual(col.DataType(), want) {
-			return nil, fmt.Errorf("%s: the result has Arrow type %s, the schema says %s", q.what[i], col.DataType(), want)
+		if limit >= 0 && sent >= limit {
+			return nil
 		}
 	}
-	out := array.NewRecordBatch(q.out, cols, rec.NumRows())
-	defer out.Release()
-	return q.sink.encode(out)
+	return rr.Err()
 }
 
-// unfilter maps a row of the filtered batch back to the row of rec it came
-// from (or -1), by evaluating the filter again: only errors need it.
-func (q *queryPlan) unfilter(rec arrow.RecordBatch, row int) int {
-	if q.where == nil {
-		return row
-	}
-	mask, err := eval.EvalRecord(q.mem, q.where, rec)
-	if err != nil {
-		return -1
-	}
-	defer mask.Release()
-	m, ok := mask.(*array.Boolean)
-	if !ok {
-		return -1
-	}
-	for i := 0; i < m.Len(); i++ {
-		if m.IsValid(i) && m.Value(i) {
-			if row == 0 {
-				return i
-			}
-			row--
+// warnLeftOut notes on stderr each column of the input a query of every
+// column leaves out, and why.
+func warnLeftOut(e *env, sch *colexpr.Schema) {
+	warned := map[string]bool{}
+	for _, f := range sch.Arrow.Fields() {
+		if why, bad := sch.LeftOut[f.Name]; bad && !warned[f.Name] {
+			fmt.Fprintf(e.stderr, "colexpr query: leaving out column %s: %s\n", dtype.QuoteFieldName(f.Name), why)
+			warned[f.Name] = true
 		}
 	}
-	return -1
 }
 
-// rowError names the row of the input a runtime error happened at,
-// counting from 1. mapRow maps a row of the evaluated batch to a row of
-// b.rec (nil when they are the same).
-func (q *queryPlan) rowError(err error, b batch, what string, mapRow func(int) int) error {
-	var ee *eval.Error
-	if errors.As(err, &ee) && ee.Row >= 0 {
-		row := ee.Row
-		if mapRow != nil {
-			row = mapRow(row)
-		}
-		cause := ee.Err
-		var fe *fn.EvalError
-		msg := cause.Error()
-		if errors.As(cause, &fe) {
-			msg = fe.Fn + ": " + fe.Err.Error()
-		}
-		if row >= 0 {
-			return fmt.Errorf("%s: row %d: %s (in `%s`, %s)", q.name, q.rows.file(b.offset+int64(row))+1, msg, ee.Expr, what)
-		}
+// statsReport is what --stats prints.
+func statsReport(s scan.Stats, name string) string {
+	if s.RowGroups < 0 {
+		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
 	}
-	return fmt.Errorf("%s: rows %d to %d: %s: %w", q.name, q.rows.file(b.offset)+1, q.rows.file(b.offset+b.rec.NumRows()-1)+1, what, err)
+	r := fmt.Sprintf("row groups: read %d, skipped %d of %d\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups)
+	if s.PruneNote != "" {
+		r += "row groups: not pruned: " + s.PruneNote + "\n"
+	}
+	return r
+}
+
+// openInput opens path, or the demo table of demoRows rows when path is "".
+func openInput(mem memory.Allocator, path string, demoRows int64) (*scan.Source, error) {
+	if path == "" {
+		return scan.Demo(mem, demoRows), nil
+	}
+	return scan.Open(mem, path)
 }

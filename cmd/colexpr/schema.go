@@ -37,17 +37,17 @@ func runSchema(e *env, args []string) error {
 	if len(pos) == 1 {
 		file = pos[0]
 	}
-	src, err := openSource(memory.DefaultAllocator, file, 0)
+	src, err := openInput(memory.DefaultAllocator, file, 0)
 	if err != nil {
 		return err
 	}
-	defer src.close()
-	scope := newSchemaScope(src.schema)
+	defer src.Close()
+	sch := src.Schema()
 	var b strings.Builder
-	for _, f := range src.schema.Fields() {
+	for _, f := range sch.Arrow.Fields() {
 		name := dtype.QuoteFieldName(f.Name)
 		t, err := dtype.FromArrow(f.Type, f.Nullable)
-		switch why, left := scope.unsupported[f.Name]; {
+		switch why, left := sch.LeftOut[f.Name]; {
 		case err != nil:
 			fmt.Fprintf(&b, "%s: unsupported Arrow type %s\n", name, f.Type)
 		case left:

@@ -12,8 +12,9 @@ import (
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
-	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/scan"
 	"github.com/colexpr/colexpr/substrait"
 )
 
@@ -26,27 +27,27 @@ import (
 // list over s. list is one expression, or a list like --select's, each
 // item named by its AS name or else by its text. The base schema holds
 // only the columns the expressions read.
-func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]byte, error) {
+func exportSubstrait(list string, s *colexpr.Schema) ([]byte, error) {
 	items, err := splitList(list, "the list")
 	if err != nil {
 		return nil, err
 	}
 	named := make([]substrait.Named, len(items))
 	for i, it := range items {
-		st, err := compile(it.src, itemWhat(items, i, "the expression", ""), s, opt)
+		prog, err := s.Compile(it.src, nil)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", itemWhat(items, i, "the expression", ""), err)
 		}
-		named[i] = substrait.Named{Name: it.name, Expr: st.optimized}
+		named[i] = substrait.Named{Name: it.name, Expr: prog.Bound()}
 	}
 	exp := substrait.Options{PruneSchema: true}
-	msg, err := exp.ExportAll(s.scope(), named...)
+	msg, err := exp.ExportAll(s.Scope(), named...)
 	if err != nil {
 		// The error says where in the tree; with several expressions,
 		// say which one, by exporting them one at a time.
 		what := itemWhat(items, 0, "the expression", "")
 		for i := 1; i < len(named); i++ {
-			if _, e := exp.ExportAll(s.scope(), named[i-1]); e != nil {
+			if _, e := exp.ExportAll(s.Scope(), named[i-1]); e != nil {
 				break
 			}
 			what = itemWhat(items, i, "the expression", "")
@@ -55,7 +56,7 @@ func exportSubstrait(list string, s *schemaScope, opt *optimize.Optimizer) ([]by
 	}
 	js, err := substrait.MarshalJSON(msg)
 	if err != nil {
-		return nil, &internalError{value: fmt.Sprintf("encoding the Substrait message: %v", err), stack: debug.Stack()}
+		return nil, fmt.Errorf("%w: encoding the Substrait message: %v\n%s", scan.ErrInternal, err, debug.Stack())
 	}
 	return js, nil
 }
@@ -98,7 +99,7 @@ type substraitFile struct {
 // must then be one bool expression; with neither, the filter when it is
 // one bool expression, else the select list. The expressions are checked
 // against the input's schema s.
-func readSubstrait(path string, stdin io.Reader, s *schemaScope, hasWhere, hasSelect bool) (*substraitFile, error) {
+func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, hasSelect bool) (*substraitFile, error) {
 	var data []byte
 	var err error
 	fromStdin := path == "-"
@@ -173,11 +174,11 @@ func describeExprs(exprs []substrait.Named) string {
 }
 
 // importInto binds the file's expressions against s.
-func (f *substraitFile) importInto(s *schemaScope) ([]substrait.Named, error) {
+func (f *substraitFile) importInto(s *colexpr.Schema) ([]substrait.Named, error) {
 	if err := f.checkColumns(s); err != nil {
 		return nil, fmt.Errorf("--substrait %s: %w", f.path, err)
 	}
-	exprs, err := substrait.Import(f.msg, s.scope())
+	exprs, err := substrait.Import(f.msg, s.Scope())
 	if err != nil {
 		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
 	}
@@ -188,7 +189,7 @@ func (f *substraitFile) importInto(s *schemaScope) ([]substrait.Named, error) {
 // s does not have, and says so as the text path does: with the closest
 // names, or why the input's column of that name cannot be read. Import
 // would reject it too, listing every column.
-func (f *substraitFile) checkColumns(s *schemaScope) error {
+func (f *substraitFile) checkColumns(s *colexpr.Schema) error {
 	base, err := substrait.Schema(f.msg)
 	if err != nil {
 		return nil // import says what is wrong with the base schema
@@ -201,8 +202,8 @@ func (f *substraitFile) checkColumns(s *schemaScope) error {
 		}
 		if ref, ok := m.Interface().(*pb.Expression_FieldReference); ok && (ref.RootType == nil || ref.GetRootReference() != nil) {
 			if sf := ref.GetDirectReference().GetStructField(); sf != nil && sf.Field >= 0 && int(sf.Field) < len(base.Fields()) {
-				if name := base.Fields()[sf.Field].Name; s.root.FieldIndex(name) < 0 {
-					missing = unknownField(name, "", s.root, s)
+				if name := base.Fields()[sf.Field].Name; s.Root.FieldIndex(name) < 0 {
+					missing = s.UnknownColumn(name)
 					return
 				}
 			}
@@ -234,19 +235,17 @@ func (f *substraitFile) what(i int) string {
 	return fmt.Sprintf("--substrait %s expression %d (%s)", f.path, i+1, dtype.QuoteFieldName(f.names[i]))
 }
 
-// stages imports the file's expressions against s and optimizes them.
-func (f *substraitFile) stages(s *schemaScope, opt *optimize.Optimizer) ([]*stages, error) {
+// compile imports the file's expressions against s and optimizes them.
+func (f *substraitFile) compile(s *colexpr.Schema) ([]*colexpr.Program, error) {
 	exprs, err := f.importInto(s)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*stages, len(exprs))
+	out := make([]*colexpr.Program, len(exprs))
 	for i, e := range exprs {
-		o, err := opt.Optimize(e.Expr)
-		if err != nil {
-			return nil, fmt.Errorf("%s: optimizing: %w", f.what(i), err)
+		if out[i], err = s.CompileBound(e.Expr, nil); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.what(i), err)
 		}
-		out[i] = &stages{bound: e.Expr, optimized: o}
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/substrait"
 )
 
@@ -130,7 +131,7 @@ func head(b []byte, n int) string {
 // filter when it is one bool expression, else the select list.
 func TestSubstraitRole(t *testing.T) {
 	dir, _ := fixtureFiles(t)
-	s := newSchemaScope(fixtureSchema)
+	s := colexpr.NewSchema(fixtureSchema)
 	cases := []struct {
 		file                string
 		hasWhere, hasSelect bool

@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/scan"
 )
 
 func TestSplitSelect(t *testing.T) {
@@ -177,53 +180,6 @@ func TestThousands(t *testing.T) {
 	}
 }
 
-func TestClosest(t *testing.T) {
-	names := []string{"l_orderkey", "l_quantity", "l_discount", "l_tax", "l_dims", "id", "ID2"}
-	cases := []struct {
-		name string
-		want []string
-	}{
-		{"l_quantiy", []string{"l_quantity"}},
-		{"L_QUANTITY", []string{"l_quantity"}},
-		{"l_discont", []string{"l_discount"}},
-		{"l_ta", []string{"l_tax"}},
-		{"l_order", []string{"l_orderkey"}},
-		{"Id", []string{"id", "ID2"}},
-		{"zzzzzzzz", nil},
-	}
-	for _, c := range cases {
-		got := closest(c.name, names)
-		if strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("closest(%q) = %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
-func TestCSVInference(t *testing.T) {
-	cases := []struct {
-		values []string
-		want   arrow.DataType
-	}{
-		{[]string{"1", "-2", ""}, arrow.PrimitiveTypes.Int64},
-		{[]string{"1", "2.5", "NaN"}, arrow.PrimitiveTypes.Float64},
-		{[]string{"true", "FALSE", ""}, arrow.FixedWidthTypes.Boolean},
-		{[]string{"1995-06-17", "2000-02-29"}, arrow.FixedWidthTypes.Date32},
-		{[]string{"1995-06-17", "1995-6-1"}, arrow.BinaryTypes.String},
-		{[]string{"1", "yes"}, arrow.BinaryTypes.String},
-		{[]string{"", ""}, arrow.BinaryTypes.String},
-		{[]string{"99999999999999999999"}, arrow.PrimitiveTypes.Float64},
-	}
-	for _, c := range cases {
-		var inf csvInference
-		for _, v := range c.values {
-			inf.see(v)
-		}
-		if got := inf.result(); !arrow.TypeEqual(got, c.want) {
-			t.Errorf("%q infers %s, want %s", c.values, got, c.want)
-		}
-	}
-}
-
 func TestProgressDraw(t *testing.T) {
 	cases := []struct {
 		fraction float64
@@ -235,8 +191,7 @@ func TestProgressDraw(t *testing.T) {
 	}
 	for _, c := range cases {
 		var buf bytes.Buffer
-		p := &progress{w: &buf, fraction: func() float64 { return c.fraction }}
-		p.rows.Store(1234)
+		p := &progress{w: &buf, fraction: func() float64 { return c.fraction }, rows: func() int64 { return 1234 }}
 		p.draw(1500 * time.Millisecond)
 		if buf.String() != c.want {
 			t.Errorf("fraction %v draws %q, want %q", c.fraction, buf.String(), c.want)
@@ -244,146 +199,29 @@ func TestProgressDraw(t *testing.T) {
 	}
 	// Quick scans draw nothing at all.
 	var buf bytes.Buffer
-	p := startProgress(&buf, func() float64 { return 0 })
+	p := startProgress(&buf, func() float64 { return 0 }, func() int64 { return 0 })
 	p.finish()
 	if buf.Len() != 0 {
 		t.Errorf("a scan shorter than a second drew %q", buf.String())
 	}
 }
 
-// countingScan hands out batches of per rows (1 when per is 0), n rows in
-// all, numbered from 1, and counts how many batches were read.
-type countingScan struct {
-	mem    memory.Allocator
-	n      int
-	per    int
-	rows   int // rows handed out
-	read   int // batches handed out
-	closed bool
-}
-
-func (s *countingScan) Next() (arrow.RecordBatch, error) {
-	if s.rows == s.n {
-		return nil, nil
+// TestLimitFormats checks --limit with every format over batches of many
+// rows, where the filter keeps only some: the limit counts rows across
+// batches, in input order, whether it falls inside the first batch's kept
+// rows or spans several batches. (The table format holds rows back until
+// it can size its columns; the limit once counted only the rows it had
+// printed, and so let through several batches.)
+func TestLimitFormats(t *testing.T) {
+	// 300 rows n = 1…300, in batches of 30: every third row is kept, 10 a batch.
+	var csv strings.Builder
+	csv.WriteString("n\n")
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&csv, "%d\n", i)
 	}
-	s.read++
-	k := min(max(s.per, 1), s.n-s.rows)
-	b := array.NewInt64Builder(s.mem)
-	defer b.Release()
-	for i := 0; i < k; i++ {
-		s.rows++
-		b.Append(int64(s.rows))
-	}
-	col := b.NewArray()
-	defer col.Release()
-	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	return array.NewRecordBatch(sc, []arrow.Array{col}, int64(k)), nil
-}
-
-func (s *countingScan) Progress() float64 { return -1 }
-func (s *countingScan) Close()            { s.closed = true }
-
-// TestPipelineLimitStopsReading checks that --limit stops the scan early,
-// that results come out in input order whatever the number of threads, and
-// that nothing leaks when the pipeline stops early or fails.
-func TestPipelineLimitStopsReading(t *testing.T) {
-	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	for _, threads := range []int{1, 2, 8} {
-		for _, limit := range []int64{-1, 0, 1, 5, 999} {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			scan := &countingScan{mem: mem, n: 1000}
-			var out bytes.Buffer
-			p := &pipeline{
-				scan: scan, name: "test", threads: threads, batchSize: 10, limit: limit,
-				out: newJSONLSink(&out, sc),
-			}
-			p.process = func(b batch) (chunk, error) { return p.out.encode(b.rec) }
-			if err := p.run(); err != nil {
-				t.Fatal(err)
-			}
-			want := limit
-			if limit < 0 {
-				want = 1000
-			}
-			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-			if want == 0 {
-				lines = nil
-			}
-			if int64(len(lines)) != want {
-				t.Fatalf("threads %d, limit %d: %d rows written, want %d", threads, limit, len(lines), want)
-			}
-			for i, l := range lines {
-				if l != `{"n":`+strconv.Itoa(i+1)+`}` {
-					t.Fatalf("threads %d, limit %d: row %d is %s: out of order", threads, limit, i+1, l)
-				}
-			}
-			if limit >= 0 && limit < 1000 && scan.read > int(limit)+2*threads+2 {
-				t.Errorf("threads %d, limit %d: %d batches read; reading did not stop", threads, limit, scan.read)
-			}
-			if !scan.closed {
-				t.Error("the scan was not closed")
-			}
-			mem.AssertSize(t, 0)
-		}
-	}
-	t.Run("every format", testPipelineLimitFormats)
-	t.Run("error stops the scan", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		scan := &countingScan{mem: mem, n: 1000}
-		var out bytes.Buffer
-		p := &pipeline{scan: scan, name: "test", threads: 4, batchSize: 10, limit: -1, out: newJSONLSink(&out, sc)}
-		boom := errors.New("boom")
-		p.process = func(b batch) (chunk, error) {
-			if b.offset == 3 {
-				return nil, boom
-			}
-			return p.out.encode(b.rec)
-		}
-		if err := p.run(); !errors.Is(err, boom) {
-			t.Fatalf("error %v, want boom", err)
-		}
-		if got := out.String(); got != "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n" {
-			t.Errorf("wrote %q before the error, want the 3 rows before it", got)
-		}
-		if scan.read > 3+2*4+2 {
-			t.Errorf("%d batches read after an error at the fourth", scan.read)
-		}
-		mem.AssertSize(t, 0)
-	})
-	t.Run("panic is an internal error", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		scan := &countingScan{mem: mem, n: 10}
-		p := &pipeline{scan: scan, name: "test", threads: 2, batchSize: 10, limit: -1, out: newJSONLSink(io.Discard, sc)}
-		p.process = func(b batch) (chunk, error) { panic("kaput") }
-		var ie *internalError
-		if err := p.run(); !errors.As(err, &ie) || ie.value != "kaput" {
-			t.Fatalf("error %v, want an internal error", err)
-		}
-		mem.AssertSize(t, 0)
-	})
-}
-
-// testPipelineLimitFormats checks --limit with every text format over
-// batches of many rows, where a worker's filter keeps only some: the limit
-// counts rows across batches, in input order, whether it falls inside the
-// first batch's kept rows or spans several batches. (The table format holds
-// rows back until it can size its columns; the limit once counted only the
-// rows it had printed, and so let through several batches.)
-func testPipelineLimitFormats(t *testing.T) {
-	sc := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	// keep every third row: batches of 30 rows keep 10 each.
-	keep := func(mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
-		col := rec.Column(0).(*array.Int64)
-		b := array.NewInt64Builder(mem)
-		defer b.Release()
-		for i := 0; i < col.Len(); i++ {
-			if col.Value(i)%3 == 0 {
-				b.Append(col.Value(i))
-			}
-		}
-		arr := b.NewArray()
-		defer arr.Release()
-		return array.NewRecordBatch(sc, []arrow.Array{arr}, int64(arr.Len()))
+	path := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(path, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	// values extracts the n column of each format's rows.
 	values := map[string]func(out string) []string{
@@ -411,28 +249,17 @@ func testPipelineLimitFormats(t *testing.T) {
 	}
 	for _, format := range []string{"table", "csv", "jsonl"} {
 		for _, threads := range []int{1, 4} {
-			// 300 rows in batches of 30, 10 kept per batch.
-			for _, limit := range []int64{3, 10, 25, 95, 100, 500} {
+			for _, limit := range []int64{-1, 1, 3, 10, 25, 95, 100, 500} {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				scan := &countingScan{mem: mem, n: 300, per: 30}
 				var out bytes.Buffer
-				sink, err := newSink(format, &out, sc, mem)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := &pipeline{scan: scan, name: "test", threads: threads, batchSize: 30, limit: limit, out: sink}
-				p.process = func(b batch) (chunk, error) {
-					kept := keep(mem, b.rec)
-					defer kept.Release()
-					return p.out.encode(kept)
-				}
-				if err := p.run(); err != nil {
-					t.Fatal(err)
-				}
-				if err := sink.finish(); err != nil {
+				o := queryOptions{file: path, where: "n % 3 = 0", format: format, threads: threads, batchSize: 30, limit: limit}
+				if err := query(&env{stdout: &out, stderr: io.Discard}, mem, o); err != nil {
 					t.Fatal(err)
 				}
 				want := min(limit, 100)
+				if limit < 0 {
+					want = 100
+				}
 				got := values[format](out.String())
 				if int64(len(got)) != want {
 					t.Fatalf("%s, threads %d, limit %d: %d rows written, want %d:\n%s", format, threads, limit, len(got), want, out.String())
@@ -442,12 +269,12 @@ func testPipelineLimitFormats(t *testing.T) {
 						t.Fatalf("%s, threads %d, limit %d: row %d is %s, want %d", format, threads, limit, i+1, v, 3*(i+1))
 					}
 				}
-				if format == "table" && !strings.HasSuffix(out.String(), fmt.Sprintf("(%d rows)\n", want)) {
-					t.Errorf("threads %d, limit %d: the table does not end with its row count:\n%s", threads, limit, out.String())
+				word := "rows"
+				if want == 1 {
+					word = "row"
 				}
-				// The batches needed, plus those in flight when it stopped.
-				if need := int((want + 9) / 10); limit < 100 && scan.read > need+2*threads+2 {
-					t.Errorf("%s, threads %d, limit %d: %d batches read; reading did not stop", format, threads, limit, scan.read)
+				if format == "table" && !strings.HasSuffix(out.String(), fmt.Sprintf("(%d %s)\n", want, word)) {
+					t.Errorf("threads %d, limit %d: the table does not end with its row count:\n%s", threads, limit, out.String())
 				}
 				mem.AssertSize(t, 0)
 			}
@@ -585,7 +412,7 @@ func TestInternalErrors(t *testing.T) {
 	commands = append(commands[:len(commands):len(commands)],
 		&command{name: "boom", run: func(*env, []string) error { panic("kaput") }},
 		&command{name: "worker", run: func(*env, []string) error {
-			return &internalError{value: "kaput in a worker", stack: []byte("stack\n")}
+			return fmt.Errorf("%w: kaput in a worker", scan.ErrInternal)
 		}})
 	for _, name := range []string{"boom", "worker"} {
 		var stdout, stderr bytes.Buffer

@@ -1,19 +1,16 @@
-package main
+package scan
 
 import (
-	"fmt"
 	"sort"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/prune"
 )
 
-// Row-group pruning. Before a Parquet file is scanned, the --where
-// predicate's falsifier (package prune) is evaluated over the statistics
-// of every row group at once, and the groups it proves hold no matching
+// Row-group pruning. Before a Parquet file is scanned, the filter's
+// falsifier (package prune) is evaluated over the statistics of every row
+// group at once, and the groups it proves hold no matching
 // row are left out of the scan. Pruning only ever removes rows the filter
-// would have removed: the output is the same with --no-prune.
+// would have removed: the output is the same with Options.NoPrune.
 
 // rowGroupPlan is which row groups of an input a scan reads.
 type rowGroupPlan struct {
@@ -25,37 +22,44 @@ type rowGroupPlan struct {
 	// rows maps rows read to rows of the file; nil when they are the same.
 	rows *rowMap
 	// note says why statistics were not used although they could have
-	// been (they could not be read), for --stats.
+	// been (they could not be read), for Stats.PruneNote.
 	note string
 }
 
-// planRowGroups decides which row groups of src to read for the predicate
-// where (nil: every row), compiled against full.
-func planRowGroups(src *source, where *stages, full *schemaScope, noPrune bool, mem memory.Allocator) rowGroupPlan {
+// planRowGroups builds the filter's falsifier and decides which row
+// groups to read.
+func (p *Plan) planRowGroups() {
+	src := p.src
+	if p.Where != nil && !p.none && !p.opts.NoPrune {
+		p.pruner, p.pruneErr = prune.Falsifier(p.Where.Bound(), src.Schema().Scope())
+	}
 	if src.rowGroups == nil {
-		return rowGroupPlan{total: -1}
+		p.groups = rowGroupPlan{total: -1}
+		return
 	}
-	plan := rowGroupPlan{total: len(src.rowGroups)}
-	if where == nil || noPrune || len(src.rowGroups) == 0 {
-		return plan
+	p.groups = rowGroupPlan{total: len(src.rowGroups)}
+	plan := &p.groups
+	if p.none {
+		plan.read = []int{}
+		return
 	}
-	pruner, err := prune.Falsifier(where.optimized, full.scope())
-	if err != nil {
-		plan.note = "no falsifier: " + err.Error()
-		return plan
+	if p.pruneErr != nil {
+		plan.note = "no falsifier: " + p.pruneErr.Error()
+		return
 	}
-	if pruner.Inconclusive() {
-		return plan
+	pruner := p.pruner
+	if pruner == nil || pruner.Inconclusive() || len(src.rowGroups) == 0 {
+		return
 	}
 	stats, err := src.groupStats(pruner.Columns)
 	if err != nil {
 		plan.note = err.Error()
-		return plan
+		return
 	}
-	skip, err := pruner.Skip(mem, stats)
+	skip, err := pruner.Skip(src.mem, stats)
 	if err != nil {
 		plan.note = err.Error()
-		return plan
+		return
 	}
 	plan.read = []int{}
 	for g, s := range skip {
@@ -65,26 +69,9 @@ func planRowGroups(src *source, where *stages, full *schemaScope, noPrune bool, 
 	}
 	if len(plan.read) == len(skip) {
 		plan.read = nil // nothing skipped: read the file straight through
-		return plan
+		return
 	}
 	plan.rows = newRowMap(src.rowGroups, plan.read)
-	return plan
-}
-
-// report is what --stats prints.
-func (p rowGroupPlan) report(name string) string {
-	if p.total < 0 {
-		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
-	}
-	read := p.total
-	if p.read != nil {
-		read = len(p.read)
-	}
-	s := fmt.Sprintf("row groups: read %d, skipped %d of %d\n", read, p.total-read, p.total)
-	if p.note != "" {
-		s += "row groups: not pruned: " + p.note + "\n"
-	}
-	return s
 }
 
 // rowMap maps the position of a row among the rows read to its row in the

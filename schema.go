@@ -1,4 +1,4 @@
-package main
+package colexpr
 
 import (
 	"errors"
@@ -9,108 +9,74 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/colexpr/colexpr/coerce"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
-	"github.com/colexpr/colexpr/optimize"
-	"github.com/colexpr/colexpr/parse"
 )
 
-// The expression pipeline as the commands run it: parse, check the column
-// names (to suggest close ones), coerce, bind, optimize. explain prints
-// every stage; query keeps the last.
-
-// schemaScope is an input's schema as colexpr sees it.
-type schemaScope struct {
-	arrow *arrow.Schema
-	// root is the struct of the fields colexpr supports.
-	root dtype.DType
-	// unsupported maps the name of a field colexpr cannot read to why
-	// (such as "colexpr does not support its Arrow type large_utf8").
-	unsupported map[string]string
+// Schema is an Arrow schema as colexpr types it: the root struct of the
+// columns it can read, and why each other column is left out. A file often
+// holds a column colexpr cannot type (a large string, a dictionary, a map)
+// or two columns of one name; an expression that does not use them still
+// compiles, and one that does is told why it cannot.
+type Schema struct {
+	// Arrow is the schema as given.
+	Arrow *arrow.Schema
+	// Root is the non-nullable struct of the columns colexpr supports, in
+	// schema order: the type of $.
+	Root dtype.DType
+	// LeftOut maps the name of each column left out of Root to why, such
+	// as "colexpr does not support its Arrow type large_utf8".
+	LeftOut map[string]string
 }
 
-func newSchemaScope(sc *arrow.Schema) *schemaScope {
-	s := &schemaScope{arrow: sc, unsupported: map[string]string{}}
+// NewSchema types sc, leaving out the columns colexpr cannot read. A name
+// that several columns share is left out altogether: neither column is the
+// one an expression means.
+func NewSchema(sc *arrow.Schema) *Schema {
+	s := &Schema{Arrow: sc, LeftOut: map[string]string{}}
 	var fields []dtype.Field
 	seen := map[string]bool{}
 	for _, f := range sc.Fields() {
 		if seen[f.Name] {
-			s.unsupported[f.Name] = "the schema has several columns of that name"
+			s.LeftOut[f.Name] = "the schema has several columns of that name"
 			continue
 		}
 		seen[f.Name] = true
 		t, err := dtype.FromArrow(f.Type, f.Nullable)
 		if err != nil {
-			s.unsupported[f.Name] = "colexpr does not support its Arrow type " + f.Type.String()
+			s.LeftOut[f.Name] = "colexpr does not support its Arrow type " + f.Type.String()
 			continue
 		}
 		fields = append(fields, dtype.Field{Name: f.Name, Type: t})
 	}
-	// A name seen twice is left out altogether: neither column is
-	// "the" one an expression means.
-	if len(s.unsupported) > 0 {
+	if len(s.LeftOut) > 0 {
 		kept := fields[:0]
 		for _, f := range fields {
-			if _, bad := s.unsupported[f.Name]; !bad {
+			if _, bad := s.LeftOut[f.Name]; !bad {
 				kept = append(kept, f)
 			}
 		}
 		fields = kept
 	}
-	s.root = dtype.Struct(fields, false)
+	s.Root = dtype.Struct(fields, false)
 	return s
 }
 
-func (s *schemaScope) scope() expr.Scope { return expr.ScopeOf(s.root) }
-
-// stages are the forms an expression takes through the pipeline.
-type stages struct {
-	parsed    expr.Expr
-	coerced   expr.Expr
-	bound     *expr.Bound
-	optimized *expr.Bound
-	trace     *optimize.Trace
-}
-
-// compile runs src through every stage against s. what names the
-// expression in messages (such as "--where").
-func compile(src, what string, s *schemaScope, opt *optimize.Optimizer) (*stages, error) {
-	st := &stages{}
-	var err error
-	if strings.TrimSpace(src) == "" {
-		return nil, fmt.Errorf("%s: the expression is empty", what)
-	}
-	if st.parsed, err = parse.Parse(src); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if err := checkFields(st.parsed, s); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if st.coerced, err = coerce.Coerce(st.parsed, s.scope()); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if st.bound, err = expr.Bind(st.coerced, s.scope()); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if st.optimized, st.trace, err = opt.Explain(st.bound); err != nil {
-		return nil, fmt.Errorf("%s: optimizing: %w", what, err)
-	}
-	return st, nil
-}
+// Scope is the scope expressions over the schema bind in: Root as $.
+func (s *Schema) Scope() expr.Scope { return expr.ScopeOf(s.Root) }
 
 // checkFields finds the first field of e that the schema does not have —
 // a get_item on $ or on a struct field reached from $ — and says which
 // names are close to it. The binder would reject it too, listing every
 // field; this names the likely one.
-func checkFields(e expr.Expr, s *schemaScope) error {
+func (s *Schema) checkFields(e expr.Expr) error {
 	// typeOf is the dtype of a chain of get_items from $, when e is one.
 	var typeOf func(e expr.Expr) (dtype.DType, string, bool)
 	typeOf = func(e expr.Expr) (dtype.DType, string, bool) {
 		switch n := e.(type) {
 		case *expr.Root:
-			return s.root, "", true
+			return s.Root, "", true
 		case *expr.Call:
 			g, ok := n.Fn.(fn.GetItemFn)
 			if !ok || len(n.Args) != 1 {
@@ -131,33 +97,35 @@ func checkFields(e expr.Expr, s *schemaScope) error {
 		}
 		return dtype.DType{}, "", false
 	}
-	var found error
-	var walk func(e expr.Expr)
-	walk = func(e expr.Expr) {
-		if found != nil {
-			return
-		}
+	// An explicit stack: the tree may be as deep as the parser allows.
+	stack := []expr.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if c, ok := e.(*expr.Call); ok {
 			if g, ok := c.Fn.(fn.GetItemFn); ok && len(c.Args) == 1 {
 				if t, path, ok := typeOf(c.Args[0]); ok && t.IsStruct() && t.FieldIndex(g.Field) < 0 {
-					found = unknownField(g.Field, path, t, s)
-					return
+					return s.unknownField(g.Field, path, t)
 				}
 			}
 		}
-		for _, k := range expr.Children(e) {
-			walk(k)
+		kids := expr.Children(e)
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
 		}
 	}
-	walk(e)
-	return found
+	return nil
 }
+
+// UnknownColumn is the error for a column name the schema does not have:
+// why it was left out, or the names close to it, or the names it has.
+func (s *Schema) UnknownColumn(name string) error { return s.unknownField(name, "", s.Root) }
 
 // unknownField is the error for a field name the struct t (the root when
 // path is "") does not have.
-func unknownField(name, path string, t dtype.DType, s *schemaScope) error {
+func (s *Schema) unknownField(name, path string, t dtype.DType) error {
 	if path == "" {
-		if why, ok := s.unsupported[name]; ok {
+		if why, ok := s.LeftOut[name]; ok {
 			return fmt.Errorf("column %s cannot be read: %s", dtype.QuoteFieldName(name), why)
 		}
 	}

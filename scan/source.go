@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"bytes"
@@ -24,6 +24,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/demo"
 	"github.com/colexpr/colexpr/prune"
 )
@@ -32,11 +33,15 @@ import (
 // once for the columns a query needs; a scan hands out record batches one at
 // a time, so memory is bounded by the batch size, not by the file's size.
 
-// source is an opened input.
-type source struct {
+// Source is an opened input: a Parquet, Arrow IPC (file or stream) or CSV
+// file, or the demo table. A Parquet or Arrow IPC file can be scanned any
+// number of times; a stream or a CSV file once.
+type Source struct {
 	// name is how messages refer to the input: the file name, or "the demo table".
 	name   string
 	schema *arrow.Schema
+	typed  *colexpr.Schema
+	mem    memory.Allocator
 	// open starts a scan.
 	open  func(spec scanSpec) (scanner, error)
 	close func() error
@@ -48,6 +53,31 @@ type source struct {
 	// file itself may still be.
 	groupStats func(cols []prune.Column) ([]prune.ChunkStats, error)
 }
+
+// Name is how messages name the source: its path, or "the demo table".
+func (s *Source) Name() string { return s.name }
+
+// Schema is the source's schema as colexpr types it, with the columns it
+// cannot read left out.
+func (s *Source) Schema() *colexpr.Schema {
+	if s.typed == nil {
+		s.typed = colexpr.NewSchema(s.schema)
+	}
+	return s.typed
+}
+
+// RowGroups is the number of row groups of a Parquet source, -1 for other
+// sources.
+func (s *Source) RowGroups() int {
+	if s.rowGroups == nil {
+		return -1
+	}
+	return len(s.rowGroups)
+}
+
+// Close closes the file. Scans still running are not stopped: release
+// their readers first.
+func (s *Source) Close() error { return s.close() }
 
 // scanSpec says what a scan reads.
 type scanSpec struct {
@@ -72,17 +102,16 @@ type scanner interface {
 	Close()
 }
 
-// csvInferRows is how many rows of a CSV file its column types are
+// CSVInferRows is how many rows of a CSV file its column types are
 // inferred from.
-const csvInferRows = 1000
+const CSVInferRows = 1000
 
-// openSource opens path, or the demo table of demoRows rows when path is "".
-func openSource(mem memory.Allocator, path string, demoRows int64) (*source, error) {
-	if path == "" {
-		return demoSource(mem, demoRows), nil
-	}
+// Open opens the file at path, of a type its extension gives: .parquet or
+// .pq, .arrow, .feather or .ipc (an Arrow IPC file), .arrows (an Arrow IPC
+// stream) or .csv. Scans allocate their memory from mem.
+func Open(mem memory.Allocator, path string) (*Source, error) {
 	ext := strings.ToLower(filepath.Ext(path))
-	var open func(memory.Allocator, string, *os.File) (*source, error)
+	var open func(memory.Allocator, string, *os.File) (*Source, error)
 	switch ext {
 	case ".parquet", ".pq":
 		open = openParquet
@@ -112,6 +141,7 @@ func openSource(mem memory.Allocator, path string, demoRows int64) (*source, err
 		f.Close()
 		return nil, err
 	}
+	src.mem = mem
 	return src, nil
 }
 
@@ -120,9 +150,12 @@ func fileError(path, what string, err error) error {
 	return fmt.Errorf("%s: %s: %w", path, what, err)
 }
 
-func demoSource(mem memory.Allocator, rows int64) *source {
+// Demo is the built-in demo table of the given number of rows (package
+// demo, with its default seed).
+func Demo(mem memory.Allocator, rows int64) *Source {
 	t := demo.Table{Seed: demo.DefaultSeed, Rows: rows}
-	return &source{
+	return &Source{
+		mem:    mem,
 		name:   "the demo table",
 		schema: demo.Schema(),
 		open: func(spec scanSpec) (scanner, error) {
@@ -223,7 +256,7 @@ func newCountingReader(f *os.File) *countingReader {
 
 // Parquet.
 
-func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error) {
+func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error) {
 	props := parquet.NewReaderProperties(mem)
 	// Read column chunks page by page rather than whole.
 	props.BufferedStreamEnabled = true
@@ -249,7 +282,7 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 	var raw [][]rawStats
 	var rawErr error
 	rawRead := false
-	return &source{
+	return &Source{
 		name:      path,
 		schema:    sc,
 		rowGroups: groups,
@@ -274,6 +307,9 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*source, error)
 				if len(spec.groups) == 0 {
 					return emptyScan{}, nil
 				}
+			}
+			if spec.fields != nil && len(spec.fields) == 0 {
+				return newRowCountScan(groups, spec.groups, spec.batchSize), nil
 			}
 			var leaves []int
 			if spec.fields != nil {
@@ -315,6 +351,60 @@ func (emptyScan) Next() (arrow.RecordBatch, error) { return nil, nil }
 func (emptyScan) Progress() float64                { return 1 }
 func (emptyScan) Close()                           {}
 
+// rowCountScan reads no column: its batches have rows and no columns,
+// counted from the row groups' row counts. A query that reads no column
+// (a constant select list) reads nothing of a Parquet file but its footer.
+type rowCountScan struct {
+	counts []int64 // rows of each group to read, in order
+	batch  int64
+	at     int   // the group being read
+	left   int64 // rows of it not yet handed out
+	done   int64
+	total  int64
+	schema *arrow.Schema
+}
+
+func newRowCountScan(groupRows []int64, read []int, batchSize int) *rowCountScan {
+	s := &rowCountScan{batch: int64(batchSize), schema: arrow.NewSchema(nil, nil)}
+	if read == nil {
+		s.counts = append(s.counts, groupRows...)
+	} else {
+		for _, g := range read {
+			s.counts = append(s.counts, groupRows[g])
+		}
+	}
+	for _, n := range s.counts {
+		s.total += n
+	}
+	if len(s.counts) > 0 {
+		s.left = s.counts[0]
+	}
+	return s
+}
+
+func (s *rowCountScan) Next() (arrow.RecordBatch, error) {
+	for s.left == 0 {
+		s.at++
+		if s.at >= len(s.counts) {
+			return nil, nil
+		}
+		s.left = s.counts[s.at]
+	}
+	n := min(s.left, s.batch)
+	s.left -= n
+	s.done += n
+	return array.NewRecordBatch(s.schema, nil, n), nil
+}
+
+func (s *rowCountScan) Progress() float64 {
+	if s.total == 0 {
+		return 1
+	}
+	return float64(s.done) / float64(s.total)
+}
+
+func (s *rowCountScan) Close() {}
+
 // appendLeaves appends the Parquet leaf column indices under field.
 func appendLeaves(leaves []int, field *pqarrow.SchemaField) []int {
 	if field.IsLeaf() {
@@ -328,12 +418,12 @@ func appendLeaves(leaves []int, field *pqarrow.SchemaField) []int {
 
 // Arrow IPC.
 
-func openIPCFile(mem memory.Allocator, path string, f *os.File) (*source, error) {
+func openIPCFile(mem memory.Allocator, path string, f *os.File) (*Source, error) {
 	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fileError(path, "not a readable Arrow IPC file", err)
 	}
-	return &source{
+	return &Source{
 		name:   path,
 		schema: r.Schema(),
 		open: func(spec scanSpec) (scanner, error) {
@@ -372,14 +462,14 @@ func (s *ipcFileScan) Progress() float64 {
 
 func (s *ipcFileScan) Close() {}
 
-func openIPCStream(mem memory.Allocator, path string, f *os.File) (*source, error) {
+func openIPCStream(mem memory.Allocator, path string, f *os.File) (*Source, error) {
 	cr := newCountingReader(f)
 	r, err := ipc.NewReader(cr, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fileError(path, "not a readable Arrow IPC stream", err)
 	}
 	used := false
-	return &source{
+	return &Source{
 		name:   path,
 		schema: r.Schema(),
 		open: func(spec scanSpec) (scanner, error) {
@@ -403,7 +493,7 @@ func openIPCStream(mem memory.Allocator, path string, f *os.File) (*source, erro
 // openCSV reads the header and the first rows to infer the column types,
 // then scans the whole file (those rows again included) with Arrow's CSV
 // reader.
-func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
+func openCSV(mem memory.Allocator, path string, f *os.File) (*Source, error) {
 	cr := newCountingReader(f)
 	var seen bytes.Buffer
 	r := csv.NewReader(io.TeeReader(cr, &seen))
@@ -432,7 +522,7 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 		names[i] = name
 	}
 	inf := make([]csvInference, len(names))
-	for n := 0; n < csvInferRows; n++ {
+	for n := 0; n < CSVInferRows; n++ {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
@@ -451,7 +541,7 @@ func openCSV(mem memory.Allocator, path string, f *os.File) (*source, error) {
 	sc := arrow.NewSchema(fields, nil)
 	replay := io.MultiReader(bytes.NewReader(seen.Bytes()), cr)
 	used := false
-	return &source{
+	return &Source{
 		name:   path,
 		schema: sc,
 		open: func(spec scanSpec) (scanner, error) {
@@ -492,7 +582,7 @@ func (s *csvScan) Next() (arrow.RecordBatch, error) {
 			return nil, fmt.Errorf("%s: line %d: %v", s.path, pe.Line, pe.Err)
 		case ok:
 			return nil, fmt.Errorf("%s: a value in rows %d to %d does not fit its column's type (inferred from the first %d rows): %v",
-				s.path, s.read+1, s.read+s.rr.RecordBatch().NumRows(), csvInferRows, err)
+				s.path, s.read+1, s.read+s.rr.RecordBatch().NumRows(), CSVInferRows, err)
 		}
 		return nil, fileError(s.path, "reading failed", err)
 	}

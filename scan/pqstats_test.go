@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"bytes"
@@ -257,16 +257,16 @@ func TestRowGroupStatsBoundTheData(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(v.name, " ", "_")+".parquet")
 			writeStatsFile(t, path, rec, groupRows, v.storeSchema, v.props...)
-			src, err := openSource(mem, path, 0)
+			src, err := Open(mem, path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer src.close()
-			full := newSchemaScope(src.schema)
-			if len(full.unsupported) > 0 {
-				t.Fatalf("columns left out: %v", full.unsupported)
+			defer src.Close()
+			full := src.Schema()
+			if len(full.LeftOut) > 0 {
+				t.Fatalf("columns left out: %v", full.LeftOut)
 			}
-			cols := leafColumns(full.root)
+			cols := leafColumns(full.Root)
 			stats, err := src.groupStats(cols)
 			if err != nil {
 				t.Fatal(err)
@@ -379,12 +379,12 @@ func TestRowGroupStatsDoubtfulBounds(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".parquet")
 			writeStatsFile(t, path, rec, 10, true, c.props...)
-			src, err := openSource(mem, path, 0)
+			src, err := Open(mem, path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer src.close()
-			cols := leafColumns(newSchemaScope(src.schema).root)
+			defer src.Close()
+			cols := leafColumns(src.Schema().Root)
 			stats, err := src.groupStats(cols)
 			if err != nil {
 				t.Fatal(err)
@@ -565,24 +565,5 @@ func TestRowMap(t *testing.T) {
 	var none *rowMap
 	if none.file(42) != 42 {
 		t.Error("a nil map is not the identity")
-	}
-}
-
-func TestRowGroupReport(t *testing.T) {
-	cases := []struct {
-		p    rowGroupPlan
-		want string
-	}{
-		{rowGroupPlan{total: -1}, "row groups: none (in.csv is not a Parquet file)\n"},
-		{rowGroupPlan{total: 5}, "row groups: read 5, skipped 0 of 5\n"},
-		{rowGroupPlan{total: 5, read: []int{1, 3}}, "row groups: read 2, skipped 3 of 5\n"},
-		{rowGroupPlan{total: 5, read: []int{}}, "row groups: read 0, skipped 5 of 5\n"},
-		{rowGroupPlan{total: 2, note: "in.csv: the row group statistics cannot be read: the footer ends early"},
-			"row groups: read 2, skipped 0 of 2\nrow groups: not pruned: in.csv: the row group statistics cannot be read: the footer ends early\n"},
-	}
-	for _, c := range cases {
-		if got := c.p.report("in.csv"); got != c.want {
-			t.Errorf("got %q, want %q", got, c.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"bytes"
@@ -247,7 +247,7 @@ func TestFooterStatsErrors(t *testing.T) {
 // what arrow-go decodes.
 func TestFooterStatsRealFile(t *testing.T) {
 	mem := memory.NewGoAllocator()
-	rec := fixtureRecord(t, mem)
+	rec := statsRecord(t, mem, 40, 4, 1)
 	defer rec.Release()
 	path := filepath.Join(t.TempDir(), "f.parquet")
 	writeStatsFile(t, path, rec, 4, true)

@@ -1,0 +1,348 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// The scan pipeline: one goroutine reads batches, Threads workers filter
+// and project them in parallel, and Reader.Next hands the results out in
+// input order. A batch takes a token when it is read and gives it back
+// when its result is handed out, so at most 2 × Threads batches are in
+// flight and memory is bounded by the batch size, whatever the file's size.
+
+// ErrInternal marks an error that is a bug in colexpr (a panic caught in a
+// worker): errors.Is(err, scan.ErrInternal).
+var ErrInternal = errors.New("internal error (a bug, please report it)")
+
+// internalError is a panic caught in a goroutine.
+type internalError struct {
+	value any
+	stack []byte
+}
+
+func (e *internalError) Error() string {
+	return fmt.Sprintf("%v: %v\n%s", ErrInternal, e.value, e.stack)
+}
+
+func (e *internalError) Unwrap() error { return ErrInternal }
+
+// batch is one unit of work: a record batch and the number of rows before
+// it in the scan.
+type batch struct {
+	seq    int
+	offset int64
+	rec    arrow.RecordBatch
+	err    error
+}
+
+type outcome struct {
+	seq int
+	rec arrow.RecordBatch
+	err error
+}
+
+// Stats say what a scan did.
+type Stats struct {
+	// RowGroups is the number of row groups of the source (-1: it is not
+	// Parquet); RowGroupsRead how many the scan was set to read after
+	// pruning, RowGroupsSkipped how many pruning left out.
+	RowGroups, RowGroupsRead, RowGroupsSkipped int
+	// PruneNote says why statistics were not used although the source has
+	// them (they could not be read); empty when they were, or need not be.
+	PruneNote string
+	// RowsRead is how many rows were read from the source; RowsOut how
+	// many the reader handed out.
+	RowsRead, RowsOut int64
+	// Batches is how many batches were read.
+	Batches int64
+}
+
+// Reader is a running scan: an array.RecordReader of the plan's output
+// batches, in input order. Release it when done, also to stop it early:
+// that cancels the reading and the workers and waits for them.
+type Reader struct {
+	plan   *Plan
+	refs   atomic.Int64
+	ctx    context.Context
+	cancel context.CancelFunc
+	scan   scanner
+	// complete is set when the reading goroutine has read the whole input.
+	complete atomic.Bool
+
+	results chan outcome
+	tokens  chan struct{}
+	wg      sync.WaitGroup // the reading goroutine and the workers
+	pending map[int]outcome
+	next    int
+	cur     arrow.RecordBatch
+	err     error
+	done    bool
+
+	rowsRead, batches atomic.Int64
+	rowsOut           int64
+}
+
+var _ array.RecordReader = (*Reader)(nil)
+
+// Read starts the scan. Cancelling ctx stops it: Next then returns false
+// and Err the context's error.
+func (p *Plan) Read(ctx context.Context) (*Reader, error) {
+	r := &Reader{plan: p, pending: map[int]outcome{}}
+	r.refs.Store(1)
+	if p.none {
+		r.done = true
+		return r, nil
+	}
+	fields := append([]int{}, p.fields...) // not nil: nil reads every field
+	scan, err := p.src.open(scanSpec{fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read})
+	if err != nil {
+		return nil, err
+	}
+	r.scan = scan
+	ctx, r.cancel = context.WithCancel(ctx)
+	r.ctx = ctx
+	threads := p.opts.Threads
+	jobs := make(chan batch)
+	r.results = make(chan outcome)
+	r.tokens = make(chan struct{}, 2*threads)
+
+	r.wg.Add(1 + threads)
+	go func() {
+		defer r.wg.Done()
+		r.read(ctx, jobs)
+	}()
+	var workers sync.WaitGroup
+	workers.Add(threads)
+	for w := 0; w < threads; w++ {
+		go func() {
+			defer r.wg.Done()
+			defer workers.Done()
+			for b := range jobs {
+				r.results <- r.work(ctx, b)
+			}
+		}()
+	}
+	go func() {
+		workers.Wait()
+		close(r.results)
+	}()
+	return r, nil
+}
+
+// Schema is the schema of the output batches.
+func (r *Reader) Schema() *arrow.Schema { return r.plan.out }
+
+// Next makes the next batch current, in input order, and reports whether
+// there is one. The previous batch is released: Retain it to keep it.
+func (r *Reader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	for !r.done {
+		if q, ok := r.pending[r.next]; ok {
+			delete(r.pending, r.next)
+			r.next++
+			<-r.tokens
+			if q.err != nil {
+				r.fail(q.err)
+				return false
+			}
+			if q.rec.NumRows() == 0 {
+				q.rec.Release()
+				continue
+			}
+			r.cur = q.rec
+			r.rowsOut += q.rec.NumRows()
+			return true
+		}
+		o, ok := <-r.results
+		if !ok {
+			r.done = true
+			if err := r.ctx.Err(); err != nil && !r.complete.Load() {
+				r.err = fmt.Errorf("%s: the scan was stopped after %d rows: %w", r.plan.src.name, r.rowsRead.Load(), err)
+			}
+			break
+		}
+		r.pending[o.seq] = o
+	}
+	return false
+}
+
+// fail ends the scan with err.
+func (r *Reader) fail(err error) {
+	r.err = err
+	r.done = true
+	r.cancel()
+}
+
+// RecordBatch is the current batch, valid until the next call of Next.
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch (as array.RecordReader does).
+func (r *Reader) Record() arrow.RecordBatch { return r.cur }
+
+// Err is the error that ended the scan, if any.
+func (r *Reader) Err() error { return r.err }
+
+// Progress is the fraction of the input read so far, or -1 when unknown
+// (a stream).
+func (r *Reader) Progress() float64 {
+	if r.scan == nil {
+		return 1
+	}
+	return r.scan.Progress()
+}
+
+// RowsRead is how many rows have been read from the source so far.
+func (r *Reader) RowsRead() int64 { return r.rowsRead.Load() }
+
+// Stats say what the scan has done so far. Call it from the goroutine
+// that calls Next.
+func (r *Reader) Stats() Stats {
+	s := Stats{
+		RowGroups: r.plan.groups.total,
+		PruneNote: r.plan.groups.note,
+		RowsRead:  r.rowsRead.Load(),
+		RowsOut:   r.rowsOut,
+		Batches:   r.batches.Load(),
+	}
+	if s.RowGroups >= 0 {
+		s.RowGroupsRead = s.RowGroups
+		if r.plan.groups.read != nil {
+			s.RowGroupsRead = len(r.plan.groups.read)
+		}
+		s.RowGroupsSkipped = s.RowGroups - s.RowGroupsRead
+	}
+	return s
+}
+
+// Retain adds a reference.
+func (r *Reader) Retain() { r.refs.Add(1) }
+
+// Release drops a reference; the last one stops the scan, waits for its
+// goroutines and releases every batch it holds.
+func (r *Reader) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	r.done = true
+	if r.scan == nil {
+		return
+	}
+	r.cancel()
+	for o := range r.results { // unblock the workers
+		if o.rec != nil {
+			o.rec.Release()
+		}
+	}
+	r.wg.Wait()
+	for _, q := range r.pending {
+		if q.rec != nil {
+			q.rec.Release()
+		}
+	}
+	r.pending = nil
+	r.scan.Close()
+}
+
+// read sends the input's batches, cut to at most BatchSize rows, as jobs.
+func (r *Reader) read(ctx context.Context, jobs chan<- batch) {
+	defer close(jobs)
+	batchSize := int64(r.plan.opts.BatchSize)
+	name := r.plan.src.name
+	seq := 0
+	var offset int64
+	send := func(b batch) bool {
+		select {
+		case r.tokens <- struct{}{}:
+		case <-ctx.Done():
+			if b.rec != nil {
+				b.rec.Release()
+			}
+			return false
+		}
+		select {
+		case jobs <- b:
+			seq++
+			return true
+		case <-ctx.Done():
+			if b.rec != nil {
+				b.rec.Release()
+			}
+			return false
+		}
+	}
+	next := func() (rec arrow.RecordBatch, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				rec, err = nil, fmt.Errorf("%s: reading failed, the file may be corrupt: %v", name, v)
+			}
+		}()
+		return r.scan.Next()
+	}
+	for ctx.Err() == nil {
+		rec, err := next()
+		if err != nil {
+			send(batch{seq: seq, err: err})
+			return
+		}
+		if rec == nil {
+			r.complete.Store(true)
+			return
+		}
+		n := rec.NumRows()
+		r.batches.Add(1)
+		if n <= batchSize {
+			if !send(batch{seq: seq, offset: offset, rec: rec}) {
+				return
+			}
+		} else {
+			for from := int64(0); from < n; from += batchSize {
+				part := rec.NewSlice(from, min(n, from+batchSize))
+				if !send(batch{seq: seq, offset: offset + from, rec: part}) {
+					rec.Release()
+					return
+				}
+			}
+			rec.Release()
+		}
+		offset += n
+		r.rowsRead.Store(offset)
+	}
+}
+
+// work processes one batch, turning a panic into an internal error.
+func (r *Reader) work(ctx context.Context, b batch) (o outcome) {
+	o.seq = b.seq
+	if b.err != nil {
+		o.err = b.err
+		return o
+	}
+	defer b.rec.Release()
+	if err := ctx.Err(); err != nil {
+		o.err = err
+		return o
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			o.rec, o.err = nil, &internalError{value: v, stack: debug.Stack()}
+		}
+	}()
+	o.rec, o.err = r.plan.process(b)
+	return o
+}
