@@ -138,6 +138,13 @@ var cliCases = []cliCase{
 	{name: "schema_parquet", args: []string{"schema", "$DIR/fixture.parquet"}},
 	{name: "schema_demo", args: []string{"schema"}},
 	{name: "bom_csv", args: []string{"query", "--format", "jsonl", "--select", "a, b", "$DIR/bom.csv"}},
+	// Columns the optimizer removes are not read, and the query still runs.
+	{name: "removed_is_not_null", args: []string{"query", "--where", "l_comment IS NOT NULL", "--select", "l_orderkey", "--limit", "1", "--demo-rows", "100"}},
+	{name: "removed_coalesce", args: []string{"query", "--select", "coalesce(id, 1) IS NULL AS r", "--format", "csv", "$DIR/fixture.parquet"}},
+	{name: "removed_case", args: []string{"query", "--where", "CASE WHEN 1 = 2 THEN small > 3 ELSE true END", "--select", "id", "--format", "csv", "$DIR/fixture.parquet"}},
+	{name: "removed_or_true", args: []string{"query", "--where", "x * 0 = 1 OR true", "--select", "id, name", "--format", "csv", "$DIR/fixture.csv"}},
+	{name: "removed_all", args: []string{"query", "--select", "1 + 1 AS two", "--format", "csv", "--stats", "$DIR/fixture.parquet"}},
+	{name: "removed_all_false", args: []string{"query", "--where", "id > 1 AND false", "--format", "csv", "--stats", "$DIR/fixture.parquet"}},
 
 	// Every output format.
 	{name: "output_table", args: []string{"query", "$DIR/fixture.parquet"}},
