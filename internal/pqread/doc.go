@@ -1,0 +1,113 @@
+// Package pqread reads flat columns of Parquet files into Arrow record
+// batches, faster than pqarrow's record reader, on several goroutines.
+//
+// # Use
+//
+// Open the file with arrow-go's parquet/file and make pqarrow's schema
+// manifest of it (pqarrow.NewFileReader does, as FileReader.Manifest), then
+// check that the fields to read are Supported and read them:
+//
+//	props := parquet.NewReaderProperties(mem)
+//	props.BufferedStreamEnabled = true // read a column chunk page by page
+//	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
+//	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+//	for _, i := range fields {
+//		if !pqread.Supported(&fr.Manifest.Fields[i]) { ... read with pqarrow ... }
+//	}
+//	r, err := pqread.NewReader(ctx, pf, fr.Manifest, fields, rowGroups,
+//		pqread.Options{BatchSize: 64 << 10, Threads: runtime.GOMAXPROCS(0), Mem: mem})
+//	defer r.Close()
+//	for {
+//		rec, err := r.Next()
+//		if err != nil { ... }
+//		if rec == nil { break } // the end
+//		... use rec ...
+//		rec.Release()
+//	}
+//
+// Fields are indices of top-level fields in the manifest (the Arrow schema
+// of the file); rowGroups are row group indices, read in the order given
+// (nil: all, in file order). Next returns batches in that order: each holds
+// BatchSize rows of one row group, the last of a row group fewer; a batch
+// never spans row groups, and empty row groups give none.
+//
+// # What it reads
+//
+// The batches are interchangeable with pqarrow's: Schema is the fields of
+// pqarrow's FileReader.Schema (types, nullability, field metadata and the
+// stored Arrow schema's metadata), and the arrays are equal (array.Equal)
+// to those pqarrow reads. Supported accepts a top-level field that is a
+// leaf, not repeated, with at most one definition level (required or
+// optional), of these Arrow types:
+//
+//   - bool (BOOLEAN)
+//   - int8 to int64 and uint8 to uint64 (INT32, INT64, converted as pqarrow
+//     does: truncated or sign-extended)
+//   - float16 (FIXED_LEN_BYTE_ARRAY(2)), float32 (FLOAT), float64 (DOUBLE)
+//   - date32, time32, time64, and timestamps of any unit and time zone
+//     (INT32, INT64; INT96 for nanoseconds)
+//   - decimal128 (INT32, INT64, FIXED_LEN_BYTE_ARRAY of 1 to 16 bytes,
+//     BYTE_ARRAY)
+//   - utf8, binary, large_utf8, large_binary (BYTE_ARRAY)
+//   - fixed_size_binary (FIXED_LEN_BYTE_ARRAY)
+//   - null (a column of the Parquet null logical type; nothing is read)
+//
+// Lists, structs and maps, decimal256, dictionaries (pqarrow's ReadDict),
+// durations and extension types are not supported: read those with
+// pqarrow. Every encoding arrow-go decodes (plain, dictionary, RLE,
+// delta, byte stream split, ALP), both data page versions and every codec
+// are read, since the pages are decoded by arrow-go's column chunk readers.
+//
+// # How
+//
+// The values are read with the typed column chunk readers of parquet/file
+// (ReadBatch, or ReadBatchInPage for byte arrays, whose values point into
+// the page and are copied before the next read) straight into the output
+// buffers when Parquet's and Arrow's layout agree (32- and 64-bit integers,
+// floats, dates, times, timestamps), or a few thousand at a time into a
+// worker's scratch buffers and from there converted into the output:
+// INT32 and INT64 decimals are widened to 16 bytes in a tight loop;
+// FIXED_LEN_BYTE_ARRAY decimals of up to 8 bytes are loaded as one
+// big-endian 64-bit word and sign-extended by a shift. Values come dense;
+// when a chunk has nulls they are spread to their rows by the definition
+// levels, which also make the validity bitmap. A column (of a batch)
+// without nulls has no bitmap and its levels are not looked at beyond
+// arrow-go's count.
+//
+// # Threads and memory
+//
+// Threads goroutines decode; a task is one column of one batch, so the
+// columns of a row group, and the row groups, are decoded in parallel. The
+// chunks of a column are read in order, each by one goroutine at a time,
+// with a column chunk reader of its own (from a RowGroupReader of its own),
+// so workers share only the file, which is read with ReadAt. Next hands the
+// batches out in order; at most 2×Threads are dispatched ahead of the
+// caller, so memory is bounded by BatchSize × Threads × row width, whatever
+// the file's size. Files with encrypted columns are decoded by one
+// goroutine, since arrow-go's decryptors keep state.
+//
+// The output buffers come from Options.Mem through a recycler: the buffers
+// of a batch the caller releases are reused for a later batch rather than
+// freed, so a long scan does not allocate and zero new memory for every
+// batch. Close gives the unused ones back to Mem; buffers of batches
+// released after Close go straight to Mem.
+//
+// How the file's pages are read is up to pf's reader properties: with
+// BufferedStreamEnabled (as above) a column chunk is read page by page
+// through a buffer of BufferSize bytes; without it each column chunk being
+// decoded is read into memory whole.
+//
+// # Errors
+//
+// A corrupt or truncated file, a page that does not decompress, and a
+// panic of arrow-go's decoders give an error naming the row group and the
+// column. The failure stops the decoding: Next still returns the batches
+// already decoded that come before it, then the error, again on every
+// later call, and by then the goroutines have ended. Cancelling the context given to NewReader stops the workers
+// (within the batch being decoded) and Next returns the context's error.
+// At the end (Next returning nil, nil), after an error and after Close no
+// goroutine of the reader is left running. Close must be called in every
+// case: it releases the batches not handed out and the recycled buffers.
+//
+// A Reader is used by one goroutine; the batches it returns may go to any.
+package pqread

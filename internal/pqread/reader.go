@@ -1,0 +1,447 @@
+package pqread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// DefaultBatchSize is the rows per batch when Options.BatchSize is not set.
+const DefaultBatchSize = 64 * 1024
+
+// Options say how a Reader reads.
+type Options struct {
+	// BatchSize is the most rows a batch holds; 0 means DefaultBatchSize.
+	// A row group is cut into batches of BatchSize rows, the last one
+	// shorter; a batch never spans two row groups.
+	BatchSize int
+	// Threads is how many goroutines decode; 0 means GOMAXPROCS.
+	Threads int
+	// Mem allocates the batches' buffers; nil means memory.DefaultAllocator.
+	Mem memory.Allocator
+}
+
+// ErrClosed is returned by Next after Close.
+var ErrClosed = errors.New("pqread: the reader is closed")
+
+// errStopped cancels the workers when the reader stops without a failure.
+var errStopped = errors.New("pqread: stopped")
+
+// Reader reads record batches of some columns of some row groups of a
+// Parquet file. Its methods are for one goroutine; it decodes on its own
+// goroutines.
+type Reader struct {
+	pf        *file.Reader
+	schema    *arrow.Schema
+	cols      []*column
+	groups    []int // the row groups to read, in order
+	batchSize int64
+	threads   int
+	inFlight  int // most batches dispatched and not yet returned
+	numRows   int64
+	pool      *recycler
+
+	parent context.Context
+	ctx    context.Context // cancelled on a failure, at the end and on Close
+	cancel context.CancelCauseFunc
+	tasks  chan task
+	wg     sync.WaitGroup
+
+	// The rest belongs to the goroutine calling Next.
+	started   bool
+	nextGroup int      // index in groups of the next row group to open
+	cur       *group   // the row group being cut into batches
+	live      []*group // row groups with batches not yet returned, in order
+	queue     []*batch // batches dispatched and not yet returned, in order
+	err       error    // the failure Next reports again
+	stopped   bool
+	closed    bool
+}
+
+// group is a row group being read.
+type group struct {
+	index   int // in the file
+	rows    int64
+	nslices int
+	created int // batches dispatched so far
+
+	mu      sync.Mutex // guards batches
+	batches []*batch   // by slice; nil once returned
+	cols    []colState // by output column
+}
+
+// colState is one column chunk of a row group: its reader, used by one
+// worker at a time, which decodes the chunk's slices in order.
+type colState struct {
+	mu   sync.Mutex
+	cr   file.ColumnChunkReader // opened by the first slice, closed after the last
+	next int                    // the slice the next worker decodes
+	err  error                  // a failure: no further slice is decoded
+	hint float64                // binary data bytes per row, for the first allocation
+}
+
+// batch is one slice of a row group, decoded column by column.
+type batch struct {
+	g       *group
+	slice   int
+	n       int64
+	cols    []arrow.Array // each written by the worker that decodes it
+	pending atomic.Int32  // columns still to decode
+	done    chan struct{} // closed when pending reaches 0
+}
+
+// task asks a worker to decode the next slice of one column of g.
+type task struct {
+	g   *group
+	col int
+}
+
+// NewReader returns a reader of the top-level fields of pf with the given
+// indices in manifest (pqarrow's manifest of pf: FileReader.Manifest), in
+// that order, and of the given row groups, in that order (nil means all
+// of them). The fields must be Supported; nil fields means all of the
+// manifest's. ctx stops the reading when cancelled.
+func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaManifest, fields []int, rowGroups []int, opt Options) (*Reader, error) {
+	if fields == nil {
+		fields = make([]int, len(manifest.Fields))
+		for i := range fields {
+			fields[i] = i
+		}
+	}
+	md := pf.MetaData()
+	cols := make([]*column, len(fields))
+	afs := make([]arrow.Field, len(fields))
+	for i, fi := range fields {
+		if fi < 0 || fi >= len(manifest.Fields) {
+			return nil, fmt.Errorf("pqread: field %d is not in the schema of %d fields", fi, len(manifest.Fields))
+		}
+		f := &manifest.Fields[fi]
+		if !Supported(f) {
+			return nil, fmt.Errorf("pqread: field %q of type %s cannot be read by pqread", f.Field.Name, f.Field.Type)
+		}
+		col, err := planColumn(f, md.Schema.Column(f.ColIndex))
+		if err != nil {
+			return nil, fmt.Errorf("pqread: %w", err)
+		}
+		cols[i], afs[i] = col, *f.Field
+	}
+	if rowGroups == nil {
+		rowGroups = make([]int, pf.NumRowGroups())
+		for i := range rowGroups {
+			rowGroups[i] = i
+		}
+	}
+	var numRows int64
+	for _, g := range rowGroups {
+		if g < 0 || g >= pf.NumRowGroups() {
+			return nil, fmt.Errorf("pqread: row group %d is not in the file's %d", g, pf.NumRowGroups())
+		}
+		numRows += md.RowGroup(g).NumRows()
+	}
+	// Like pqarrow's FileReader.Schema, with the stored Arrow schema's metadata.
+	var meta *arrow.Metadata
+	if manifest.OriginSchema != nil {
+		m := manifest.OriginSchema.Metadata()
+		meta = &m
+	} else {
+		meta = manifest.SchemaMeta
+	}
+	r := &Reader{
+		pf:        pf,
+		schema:    arrow.NewSchema(afs, meta),
+		cols:      cols,
+		groups:    rowGroups,
+		batchSize: int64(opt.BatchSize),
+		threads:   opt.Threads,
+		numRows:   numRows,
+		parent:    ctx,
+	}
+	if r.batchSize <= 0 {
+		r.batchSize = DefaultBatchSize
+	}
+	if r.threads <= 0 {
+		r.threads = runtime.GOMAXPROCS(0)
+	}
+	// A file's decryptors are shared by its column chunks and keep state:
+	// one worker reads the chunks one at a time.
+	if md.IsSetEncryptionAlgorithm() || md.FileDecryptor != nil {
+		r.threads = 1
+	}
+	r.inFlight = max(2*r.threads, 2)
+	mem := opt.Mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	// Room for the buffers of the batches in flight and of a few more the
+	// caller holds (up to three buffers a column).
+	r.pool = newRecycler(mem, 3*(r.inFlight+4)*max(len(cols), 1))
+	r.ctx, r.cancel = context.WithCancelCause(ctx)
+	r.tasks = make(chan task, r.inFlight*len(cols))
+	return r, nil
+}
+
+// Schema is the schema of the batches: the fields read, as pqarrow's
+// FileReader.Schema gives them.
+func (r *Reader) Schema() *arrow.Schema { return r.schema }
+
+// NumRows is the number of rows the reader reads in all.
+func (r *Reader) NumRows() int64 { return r.numRows }
+
+// Next returns the next batch, which the caller releases, or nil, nil
+// after the last one. Batches come in file order (the order of the row
+// groups asked for). After an error Next returns the same error again;
+// the goroutines have stopped.
+func (r *Reader) Next() (arrow.RecordBatch, error) {
+	switch {
+	case r.closed:
+		return nil, ErrClosed
+	case r.err != nil:
+		return nil, r.err
+	case r.stopped:
+		return nil, nil
+	}
+	if err := r.parent.Err(); err != nil {
+		return nil, r.fail(context.Cause(r.parent))
+	}
+	if !r.started {
+		r.started = true
+		if len(r.cols) > 0 {
+			for range r.threads {
+				r.wg.Add(1)
+				go r.work()
+			}
+		}
+	}
+	r.dispatch()
+	if len(r.queue) == 0 {
+		r.stop()
+		return nil, nil
+	}
+	b := r.queue[0]
+	select {
+	case <-b.done:
+	case <-r.ctx.Done():
+	}
+	if err := r.parent.Err(); err != nil {
+		return nil, r.fail(context.Cause(r.parent))
+	}
+	select {
+	case <-b.done:
+	default: // a failure cancelled the workers
+		return nil, r.fail(context.Cause(r.ctx))
+	}
+	for _, a := range b.cols {
+		if a == nil { // not decoded: a failure cancelled the workers
+			return nil, r.fail(context.Cause(r.ctx))
+		}
+	}
+	r.queue[0] = nil
+	r.queue = r.queue[1:]
+	g := b.g
+	g.mu.Lock()
+	g.batches[b.slice] = nil
+	g.mu.Unlock()
+	if b.slice == g.nslices-1 {
+		r.live[0] = nil
+		r.live = r.live[1:]
+	}
+	rec := array.NewRecordBatch(r.schema, b.cols, b.n)
+	for _, a := range b.cols {
+		a.Release()
+	}
+	return rec, nil
+}
+
+// dispatch makes batches, and the tasks decoding them, until inFlight
+// batches are dispatched or every one is.
+func (r *Reader) dispatch() {
+	for len(r.queue) < r.inFlight {
+		g := r.cur
+		if g == nil || g.created == g.nslices {
+			g = r.openGroup()
+			if g == nil {
+				return
+			}
+			r.cur = g
+		}
+		k := g.created
+		g.created++
+		off := int64(k) * r.batchSize
+		b := &batch{g: g, slice: k, n: min(r.batchSize, g.rows-off), cols: make([]arrow.Array, len(r.cols)), done: make(chan struct{})}
+		b.pending.Store(int32(len(r.cols)))
+		if len(r.cols) == 0 {
+			close(b.done)
+		}
+		g.mu.Lock()
+		g.batches[k] = b
+		g.mu.Unlock()
+		r.queue = append(r.queue, b)
+		for c := range r.cols {
+			r.tasks <- task{g, c} // never blocks: the channel holds inFlight batches' tasks
+		}
+	}
+}
+
+// openGroup returns the next row group with rows to read, or nil.
+func (r *Reader) openGroup() *group {
+	for r.nextGroup < len(r.groups) {
+		idx := r.groups[r.nextGroup]
+		r.nextGroup++
+		rows := r.pf.MetaData().RowGroup(idx).NumRows()
+		if rows <= 0 {
+			continue
+		}
+		n := int((rows + r.batchSize - 1) / r.batchSize)
+		g := &group{index: idx, rows: rows, nslices: n, batches: make([]*batch, n), cols: make([]colState, len(r.cols))}
+		r.live = append(r.live, g)
+		return g
+	}
+	return nil
+}
+
+func (r *Reader) work() {
+	defer r.wg.Done()
+	sc := newScratch()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case t, ok := <-r.tasks:
+			if !ok {
+				return
+			}
+			r.run(t, sc)
+		}
+	}
+}
+
+// run decodes the next slice of the column t names. Tasks for one column
+// chunk are dispatched in slice order, but two workers may pick up two of
+// them at once: the lock orders them, and whoever holds it decodes the
+// slice that is next.
+func (r *Reader) run(t task, sc *scratch) {
+	g, cs := t.g, &t.g.cols[t.col]
+	cs.mu.Lock()
+	k := cs.next
+	cs.next++
+	g.mu.Lock()
+	b := g.batches[k]
+	g.mu.Unlock()
+	if cs.err == nil && r.ctx.Err() == nil {
+		a, err := r.decode(g, t.col, cs, b, sc)
+		if err != nil {
+			cs.err = fmt.Errorf("pqread: row group %d, column %q: %w", g.index, r.cols[t.col].field.Name, err)
+			// Before unlocking: a worker that finds cs.err finds the
+			// reader cancelled too.
+			r.cancel(cs.err)
+		} else {
+			b.cols[t.col] = a
+		}
+	}
+	if cs.cr != nil && (cs.next == g.nslices || cs.err != nil) {
+		cs.cr.Close()
+		cs.cr = nil
+	}
+	cs.mu.Unlock()
+	if b.pending.Add(-1) == 0 {
+		close(b.done)
+	}
+}
+
+// decode decodes slice b of column c, opening the column chunk for the
+// first slice. A panic of arrow-go's decoders (on some corrupt input)
+// becomes an error.
+func (r *Reader) decode(g *group, c int, cs *colState, b *batch, sc *scratch) (a arrow.Array, err error) {
+	col := r.cols[c]
+	o := &sliceOut{pool: r.pool, n: int(b.n), first: int64(b.slice) * r.batchSize, maxDef: col.maxDef}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("decoding failed (the file may be corrupt): %v", p)
+		}
+		if err != nil {
+			o.release()
+			if a != nil {
+				a.Release()
+				a = nil
+			}
+		}
+	}()
+	if col.kind == kindNull {
+		return array.NewNull(o.n), nil
+	}
+	if cs.cr == nil {
+		if b.slice != 0 { // only after a failure, which stops the reader
+			return nil, errors.New("the column chunk is closed")
+		}
+		// A RowGroupReader of its own: nothing is shared with the chunks
+		// other workers read but the file and its metadata.
+		rg := r.pf.RowGroup(g.index)
+		cr, err := rg.Column(col.leaf)
+		if err != nil {
+			return nil, err
+		}
+		cs.cr = cr
+		if cm, err := rg.MetaData().ColumnChunk(col.leaf); err == nil && cm.NumValues() > 0 {
+			cs.hint = float64(cm.TotalUncompressedSize()) / float64(cm.NumValues())
+		}
+	}
+	return decodeSlice(col, cs.cr, o, sc, &cs.hint)
+}
+
+// fail records err, which Next returns from now on, and stops.
+func (r *Reader) fail(err error) error {
+	if err == nil {
+		err = errors.New("pqread: reading was cancelled")
+	}
+	r.err = err
+	r.stop()
+	return err
+}
+
+// stop cancels the workers, waits for them to end and releases
+// everything but the free buffers.
+func (r *Reader) stop() {
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	r.cancel(errStopped)
+	r.wg.Wait()
+	for _, b := range r.queue {
+		for _, a := range b.cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	r.queue = nil
+	for _, g := range r.live {
+		for i := range g.cols {
+			if cr := g.cols[i].cr; cr != nil {
+				cr.Close()
+				g.cols[i].cr = nil
+			}
+		}
+	}
+	r.live, r.cur = nil, nil
+}
+
+// Close stops the goroutines and releases everything the reader holds.
+// Batches already returned stay valid until the caller releases them.
+func (r *Reader) Close() {
+	if r.closed {
+		return
+	}
+	r.stop()
+	r.closed = true
+	r.pool.close()
+}
