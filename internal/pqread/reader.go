@@ -82,9 +82,13 @@ type group struct {
 // colState is one column chunk of a row group: its reader, used by one
 // worker at a time, which decodes the chunk's slices in order.
 type colState struct {
-	mu   sync.Mutex
+	mu     sync.Mutex // guards queued and busy
+	queued int        // slices asked for and not yet decoded
+	busy   bool       // a worker is decoding the chunk's slices
+
+	// The rest belongs to the busy worker.
 	cr   file.ColumnChunkReader // opened by the first slice, closed after the last
-	next int                    // the slice the next worker decodes
+	next int                    // the slice to decode next
 	err  error                  // a failure: no further slice is decoded
 	hint float64                // binary data bytes per row, for the first allocation
 }
@@ -325,33 +329,51 @@ func (r *Reader) work() {
 }
 
 // run decodes the next slice of the column t names. Tasks for one column
-// chunk are dispatched in slice order, but two workers may pick up two of
-// them at once: the lock orders them, and whoever holds it decodes the
-// slice that is next.
+// chunk are dispatched in slice order, and its slices must be decoded in
+// that order by one worker at a time: a worker that finds another decoding
+// the chunk leaves its slice to that one, which decodes the slices left to
+// it before it lets go, and goes on to its next task instead of waiting.
 func (r *Reader) run(t task, sc *scratch) {
 	g, cs := t.g, &t.g.cols[t.col]
 	cs.mu.Lock()
+	cs.queued++
+	if cs.busy {
+		cs.mu.Unlock()
+		return
+	}
+	cs.busy = true
+	for cs.queued > 0 {
+		cs.queued--
+		cs.mu.Unlock()
+		r.decodeNext(g, t.col, cs, sc)
+		cs.mu.Lock()
+	}
+	cs.busy = false
+	cs.mu.Unlock()
+}
+
+// decodeNext decodes the next slice of column c of g into its batch.
+func (r *Reader) decodeNext(g *group, c int, cs *colState, sc *scratch) {
 	k := cs.next
 	cs.next++
 	g.mu.Lock()
 	b := g.batches[k]
 	g.mu.Unlock()
 	if cs.err == nil && r.ctx.Err() == nil {
-		a, err := r.decode(g, t.col, cs, b, sc)
+		a, err := r.decode(g, c, cs, b, sc)
 		if err != nil {
-			cs.err = fmt.Errorf("pqread: row group %d, column %q: %w", g.index, r.cols[t.col].field.Name, err)
-			// Before unlocking: a worker that finds cs.err finds the
-			// reader cancelled too.
+			cs.err = fmt.Errorf("pqread: row group %d, column %q: %w", g.index, r.cols[c].field.Name, err)
+			// Before the batch is done: whoever finds it incomplete finds
+			// the reader cancelled too.
 			r.cancel(cs.err)
 		} else {
-			b.cols[t.col] = a
+			b.cols[c] = a
 		}
 	}
 	if cs.cr != nil && (cs.next == g.nslices || cs.err != nil) {
 		cs.cr.Close()
 		cs.cr = nil
 	}
-	cs.mu.Unlock()
 	if b.pending.Add(-1) == 0 {
 		close(b.done)
 	}
