@@ -24,12 +24,13 @@ const (
 )
 
 // The colexpr sources of the workloads (the other engines' texts are next to
-// their Impls).
+// their Impls). Q6Pred and Q6Proj are also valid DuckDB SQL; cmd/scancompare
+// runs them on whole Parquet files.
 const (
-	q6Pred = "l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' " +
+	Q6Pred = "l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' " +
 		"AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"
-	q6Proj  = "l_extendedprice * l_discount"
-	q6SQL   = "SELECT " + q6Proj + " FROM lineitem WHERE " + q6Pred
+	Q6Proj  = "l_extendedprice * l_discount"
+	q6SQL   = "SELECT " + Q6Proj + " FROM lineitem WHERE " + Q6Pred
 	likeSrc = "l_comment LIKE 'fur%'"
 )
 
@@ -239,7 +240,7 @@ func (s *Suite) kleeneWorkload(name, op, arrowFn string) (*Workload, error) {
 
 func (s *Suite) q6Workload() (*Workload, error) {
 	return workload(NameQ6, fmt.Sprintf("WHERE %s, then %s over the kept rows; the demo table, %d rows in batches of %d",
-		q6Pred, q6Proj, s.Data.LineitemRows(), demo.DefaultBatchSize), Scan,
+		Q6Pred, Q6Proj, s.Data.LineitemRows(), demo.DefaultBatchSize), Scan,
 		s.colexprQ6,
 		func() (Impl, error) { return s.arrowQ6(false) },
 		func() (Impl, error) { return s.arrowQ6(true) },
@@ -253,11 +254,11 @@ func (s *Suite) q6Workload() (*Workload, error) {
 // the kept rows.
 func (s *Suite) colexprQ6() (Impl, error) {
 	schema := s.tables.q6[0].Schema()
-	pred, err := colexpr.Compile(q6Pred, schema)
+	pred, err := colexpr.Compile(Q6Pred, schema)
 	if err != nil {
 		return Impl{}, err
 	}
-	proj, err := colexpr.Compile(q6Proj, schema)
+	proj, err := colexpr.Compile(Q6Proj, schema)
 	if err != nil {
 		return Impl{}, err
 	}
