@@ -1,6 +1,8 @@
 package pqread
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -32,6 +34,11 @@ import (
 // command writes it (128Ki-row row groups, Snappy, all 18 columns), of
 // PQREAD_DEMO_ROWS rows (default 6 000 000), written to the directory
 // PQREAD_DEMO_DIR on the first run; it is skipped when that is not set.
+
+var benchBatch = func() int {
+	n, _ := strconv.Atoi(os.Getenv("PQREAD_BATCH"))
+	return cmp.Or(n, DefaultBatchSize)
+}()
 
 var (
 	synthOnce sync.Once
@@ -78,7 +85,7 @@ func BenchmarkScan(b *testing.B) {
 	files := synthFiles(b)
 	for _, st := range []string{"int64", "flba"} {
 		pf, fr := openParquet(b, files[st], memory.DefaultAllocator)
-		benchScans(b, st, pf, fr, []int{0, 1, 2, 3})
+		benchScans(b, st, pf, fr, []int{0, 1, 2, 3}, bytes.NewReader(files[st]))
 	}
 }
 
@@ -119,7 +126,7 @@ func BenchmarkScanDemo(b *testing.B) {
 		for _, name := range []string{demo.ColShipDate, demo.ColDiscount, demo.ColQuantity, demo.ColExtendedPrice} {
 			fields = append(fields, fr.Manifest.OriginSchema.FieldIndices(name)[0])
 		}
-		benchScans(b, storage(asInt), pf, fr, fields)
+		benchScans(b, storage(asInt), pf, fr, fields, f)
 		f.Close()
 	}
 }
@@ -160,8 +167,9 @@ func writeDemoFile(b *testing.B, path string, rows int64, asInt bool) {
 	}
 }
 
-// benchScans reads fields of the whole file with pqarrow and pqread.
-func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileReader, fields []int) {
+// benchScans reads fields of the whole file with pqarrow and with pqread,
+// through pf ("pqread-pf") and from src (Options.Source, "pqread").
+func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileReader, fields []int, src parquet.ReaderAtSeeker) {
 	var leaves []int
 	for _, f := range fields {
 		leaves = append(leaves, fr.Manifest.Fields[f].ColIndex)
@@ -169,7 +177,7 @@ func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileRead
 	rows := pf.NumRows()
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("%s/pqarrow/threads=%d", name, threads), func(b *testing.B) {
-			fr.Props.BatchSize = DefaultBatchSize
+			fr.Props.BatchSize = int64(benchBatch)
 			fr.Props.Parallel = threads > 1
 			cpu0 := cpuTime()
 			for b.Loop() {
@@ -188,32 +196,39 @@ func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileRead
 			}
 			reportRows(b, rows, cpu0)
 		})
-		b.Run(fmt.Sprintf("%s/pqread/threads=%d", name, threads), func(b *testing.B) {
-			cpu0 := cpuTime()
-			for b.Loop() {
-				r, err := NewReader(context.Background(), pf, fr.Manifest, fields, nil, Options{Threads: threads})
-				if err != nil {
-					b.Fatal(err)
-				}
-				var n int64
-				for {
-					rec, err := r.Next()
+		for _, source := range []bool{false, true} {
+			variant := "pqread-pf"
+			opt := Options{Threads: threads, BatchSize: benchBatch}
+			if source {
+				variant, opt.Source = "pqread", src
+			}
+			b.Run(fmt.Sprintf("%s/%s/threads=%d", name, variant, threads), func(b *testing.B) {
+				cpu0 := cpuTime()
+				for b.Loop() {
+					r, err := NewReader(context.Background(), pf, fr.Manifest, fields, nil, opt)
 					if err != nil {
 						b.Fatal(err)
 					}
-					if rec == nil {
-						break
+					var n int64
+					for {
+						rec, err := r.Next()
+						if err != nil {
+							b.Fatal(err)
+						}
+						if rec == nil {
+							break
+						}
+						n += rec.NumRows()
+						rec.Release()
 					}
-					n += rec.NumRows()
-					rec.Release()
+					r.Close()
+					if n != rows {
+						b.Fatalf("%d rows", n)
+					}
 				}
-				r.Close()
-				if n != rows {
-					b.Fatalf("%d rows", n)
-				}
-			}
-			reportRows(b, rows, cpu0)
-		})
+				reportRows(b, rows, cpu0)
+			})
+		}
 	}
 }
 

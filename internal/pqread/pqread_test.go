@@ -120,15 +120,17 @@ func TestReadMatchesPqarrow(t *testing.T) {
 			rec := genTable(t, memory.DefaultAllocator, 1, allTypesSchema(), tc.rows, tc.nulls)
 			defer rec.Release()
 			data := writeParquet(t, rec, tc.rowGroup, tc.props, tc.aprops)
-			checkSame(t, data, tc.fields, tc.rowGroups, tc.batchSize, tc.threads)
+			t.Run("pf", func(t *testing.T) { checkSame(t, data, tc.fields, tc.rowGroups, tc.batchSize, tc.threads, false) })
+			t.Run("source", func(t *testing.T) { checkSame(t, data, tc.fields, tc.rowGroups, tc.batchSize, tc.threads, true) })
 		})
 	}
 }
 
 // checkSame reads fields of rowGroups of data with pqread and with pqarrow
 // and compares: the schema, the values, the batch sizes, and that every
-// byte pqread allocated is back after Close.
-func checkSame(t *testing.T, data []byte, fields, rowGroups []int, batchSize, threads int) {
+// byte pqread allocated is back after Close. With source, pqread reads the
+// chunks from data itself (Options.Source).
+func checkSame(t *testing.T, data []byte, fields, rowGroups []int, batchSize, threads int, source bool) {
 	t.Helper()
 	fileMem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	pf, fr := openParquet(t, data, fileMem)
@@ -151,7 +153,11 @@ func checkSame(t *testing.T, data []byte, fields, rowGroups []int, batchSize, th
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	base := runtime.NumGoroutine()
-	r, err := NewReader(context.Background(), pf, fr.Manifest, fields, rowGroups, Options{BatchSize: batchSize, Threads: threads, Mem: mem})
+	opt := Options{BatchSize: batchSize, Threads: threads, Mem: mem}
+	if source {
+		opt.Source = bytes.NewReader(data)
+	}
+	r, err := NewReader(context.Background(), pf, fr.Manifest, fields, rowGroups, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +232,7 @@ func TestNoFields(t *testing.T) {
 	rec := genTable(t, memory.DefaultAllocator, 2, allTypesSchema(), 1000, 0.1)
 	defer rec.Release()
 	data := writeParquet(t, rec, 300, nil, nil)
-	checkSame(t, data, []int{}, nil, 128, 2)
+	checkSame(t, data, []int{}, nil, 128, 2, true)
 }
 
 // TestByteArrayDecimals reads decimals stored as BYTE_ARRAY, which
@@ -247,7 +253,8 @@ func TestByteArrayDecimals(t *testing.T) {
 		vals = append(vals, twosComplement(values[i%len(values)]))
 	}
 	data := writeByteArrayDecimals(t, vals, defs, 1000)
-	checkSame(t, data, nil, nil, 256, 2)
+	checkSame(t, data, nil, nil, 256, 2, false)
+	checkSame(t, data, nil, nil, 256, 2, true)
 
 	// A value of more than 16 bytes is an error naming the row group and column.
 	bad := append([]parquet.ByteArray{}, vals...)
@@ -384,7 +391,7 @@ func TestCorruptFile(t *testing.T) {
 		for j := at; j < at+64; j++ {
 			bad[j] = byte(rng.Uint32())
 		}
-		err := readAllChecked(t, bad, 3)
+		err := readAllChecked(t, bad, 3, i%2 == 0)
 		if err == nil {
 			continue // the garbage went where any bytes are values
 		}
@@ -436,7 +443,8 @@ func TestTruncatedFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		r, err := NewReader(context.Background(), pf, fr.Manifest, nil, nil, Options{BatchSize: 1000, Threads: 2, Mem: mem})
+		src := truncatedReader{bytes.NewReader(data), cut, end}
+		r, err := NewReader(context.Background(), pf, fr.Manifest, nil, nil, Options{BatchSize: 1000, Threads: 2, Mem: mem, Source: src})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -454,12 +462,16 @@ func TestTruncatedFile(t *testing.T) {
 
 // readAllChecked reads every column of data and returns the error; it
 // checks that nothing is left allocated or running.
-func readAllChecked(t *testing.T, data []byte, threads int) error {
+func readAllChecked(t *testing.T, data []byte, threads int, source bool) error {
 	t.Helper()
 	pf, fr := openParquet(t, data, memory.DefaultAllocator)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	base := runtime.NumGoroutine()
-	r, err := NewReader(context.Background(), pf, fr.Manifest, nil, nil, Options{BatchSize: 1000, Threads: threads, Mem: mem})
+	opt := Options{BatchSize: 1000, Threads: threads, Mem: mem}
+	if source {
+		opt.Source = bytes.NewReader(data)
+	}
+	r, err := NewReader(context.Background(), pf, fr.Manifest, nil, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

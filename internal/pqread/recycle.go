@@ -30,18 +30,19 @@ func newRecycler(mem memory.Allocator, max int) *recycler {
 // twice the size (the smallest), or a new one.
 func (p *recycler) Allocate(size int) []byte {
 	p.mu.Lock()
+	// The smallest that fits; of those the last freed, likely still in
+	// the CPU's cache.
 	best := -1
-	for i, b := range p.free {
-		if len(b) >= size && len(b) <= 2*size+64 && (best < 0 || len(b) < len(p.free[best])) {
+	for i := len(p.free) - 1; i >= 0; i-- {
+		if n := len(p.free[i]); n >= size && n <= 2*size+64 && (best < 0 || n < len(p.free[best])) {
 			best = i
 		}
 	}
 	if best >= 0 {
 		b := p.free[best]
-		last := len(p.free) - 1
-		p.free[best] = p.free[last]
-		p.free[last] = nil
-		p.free = p.free[:last]
+		copy(p.free[best:], p.free[best+1:]) // keep the order of freeing
+		p.free[len(p.free)-1] = nil
+		p.free = p.free[:len(p.free)-1]
 		p.mu.Unlock()
 		return b
 	}
