@@ -23,6 +23,8 @@ const readChunk = 4096
 // scratch holds one worker's buffers, reused for every slice it decodes.
 type scratch struct {
 	defs  []int16
+	idx   []uint32 // dictionary indices (pageChunk)
+	pairs []uint64 // decimal128 values (pageChunk)
 	i32   []int32
 	i64   []int64
 	bools []bool
@@ -32,7 +34,7 @@ type scratch struct {
 }
 
 func newScratch() *scratch {
-	return &scratch{defs: make([]int16, readChunk)}
+	return &scratch{defs: make([]int16, readChunk), idx: make([]uint32, readChunk), pairs: make([]uint64, 2*readChunk)}
 }
 
 // readFn is a typed column chunk reader's ReadBatch or ReadBatchInPage.
@@ -211,43 +213,49 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// decodeSlice decodes the next n rows of col from cr into an array.
-func decodeSlice(col *column, cr file.ColumnChunkReader, o *sliceOut, sc *scratch, hint *float64) (arrow.Array, error) {
+// decodeSlice decodes the next n rows of col from cr, or from pc when
+// not nil, into an array.
+func decodeSlice(col *column, cr file.ColumnChunkReader, pc *pageChunk, o *sliceOut, sc *scratch, hint *float64) (arrow.Array, error) {
 	var bufs []*memory.Buffer
-	switch col.kind {
-	case kindNull:
+	switch {
+	case pc != nil:
+		if err := pc.read(castSlice[uint64](o.alloc(o.n*16)), o, sc); err != nil {
+			return nil, err
+		}
+		bufs = []*memory.Buffer{o.valid, o.values}
+	case col.kind == kindNull:
 		return array.NewNull(o.n), nil
-	case kindDirect:
+	case col.kind == kindDirect:
 		if err := decodeDirect(col, cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindInt:
+	case col.kind == kindInt:
 		if err := decodeInt(col, cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindBool:
+	case col.kind == kindBool:
 		if err := decodeBool(cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindDecimal:
+	case col.kind == kindDecimal:
 		if err := decodeDecimal(col, cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindFixed:
+	case col.kind == kindFixed:
 		if err := decodeFixed(col, cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindInt96:
+	case col.kind == kindInt96:
 		if err := decodeInt96(cr, o, sc); err != nil {
 			return nil, err
 		}
 		bufs = []*memory.Buffer{o.valid, o.values}
-	case kindBinary, kindLarge:
+	case col.kind == kindBinary, col.kind == kindLarge:
 		if err := decodeBinary(col, cr, o, sc, hint); err != nil {
 			return nil, err
 		}

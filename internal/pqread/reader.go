@@ -62,6 +62,7 @@ type Reader struct {
 	inFlight  int // most batches dispatched and not yet returned
 	numRows   int64
 	pool      *recycler
+	ownPages  bool // pf is pqread's own: decode decimal pages with pageChunk
 
 	parent context.Context
 	ctx    context.Context // cancelled on a failure, at the end and on Close
@@ -101,9 +102,21 @@ type colState struct {
 
 	// The rest belongs to the busy worker.
 	cr   file.ColumnChunkReader // opened by the first slice, closed after the last
+	pc   *pageChunk             // or this, when pqread decodes the pages itself
 	next int                    // the slice to decode next
 	err  error                  // a failure: no further slice is decoded
 	hint float64                // binary data bytes per row, for the first allocation
+}
+
+func (cs *colState) close() {
+	if cs.cr != nil {
+		cs.cr.Close()
+		cs.cr = nil
+	}
+	if cs.pc != nil {
+		cs.pc.close()
+		cs.pc = nil
+	}
 }
 
 // batch is one slice of a row group, decoded column by column.
@@ -213,6 +226,7 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 			return nil, fmt.Errorf("pqread: %w", err)
 		}
 		r.pf = own // not closed: that would close Source
+		r.ownPages = true
 	}
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.tasks = make(chan task, r.inFlight*len(cols))
@@ -396,9 +410,8 @@ func (r *Reader) decodeNext(g *group, c int, cs *colState, sc *scratch) {
 			b.cols[c] = a
 		}
 	}
-	if cs.cr != nil && (cs.next == g.nslices || cs.err != nil) {
-		cs.cr.Close()
-		cs.cr = nil
+	if cs.next == g.nslices || cs.err != nil {
+		cs.close()
 	}
 	if b.pending.Add(-1) == 0 {
 		close(b.done)
@@ -426,23 +439,35 @@ func (r *Reader) decode(g *group, c int, cs *colState, b *batch, sc *scratch) (a
 	if col.kind == kindNull {
 		return array.NewNull(o.n), nil
 	}
-	if cs.cr == nil {
+	if cs.cr == nil && cs.pc == nil {
 		if b.slice != 0 { // only after a failure, which stops the reader
 			return nil, errors.New("the column chunk is closed")
 		}
 		// A RowGroupReader of its own: nothing is shared with the chunks
 		// other workers read but the file and its metadata.
 		rg := r.pf.RowGroup(g.index)
-		cr, err := rg.Column(col.leaf)
+		cm, err := rg.MetaData().ColumnChunk(col.leaf)
 		if err != nil {
 			return nil, err
 		}
-		cs.cr = cr
-		if cm, err := rg.MetaData().ColumnChunk(col.leaf); err == nil && cm.NumValues() > 0 {
+		if cm.NumValues() > 0 {
 			cs.hint = float64(cm.TotalUncompressedSize()) / float64(cm.NumValues())
 		}
+		// Pages are decoded here only from pqread's own reader, which
+		// hands out whole pages (pf's may stream them).
+		if r.ownPages && pageDecodable(col, cm) {
+			pr, err := rg.GetColumnPageReader(col.leaf)
+			if err != nil {
+				return nil, err
+			}
+			cs.pc = newPageChunk(pr, col, r.pool)
+		} else {
+			if cs.cr, err = rg.Column(col.leaf); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return decodeSlice(col, cs.cr, o, sc, &cs.hint)
+	return decodeSlice(col, cs.cr, cs.pc, o, sc, &cs.hint)
 }
 
 // fail records err, which Next returns from now on, and stops.
@@ -474,10 +499,7 @@ func (r *Reader) stop() {
 	r.queue = nil
 	for _, g := range r.live {
 		for i := range g.cols {
-			if cr := g.cols[i].cr; cr != nil {
-				cr.Close()
-				g.cols[i].cr = nil
-			}
+			g.cols[i].close()
 		}
 	}
 	r.live, r.cur = nil, nil
