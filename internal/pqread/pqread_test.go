@@ -109,6 +109,8 @@ func TestReadMatchesPqarrow(t *testing.T) {
 				parquet.WithEncodingFor(colName(arrow.BinaryTypes.String), parquet.Encodings.DeltaByteArray),
 				parquet.WithEncodingFor(colName(arrow.BinaryTypes.Binary)+"_n", parquet.Encodings.DeltaLengthByteArray),
 				parquet.WithEncodingFor(colName(arrow.PrimitiveTypes.Float64), parquet.Encodings.ByteStreamSplit)}},
+		{name: "dictionary-then-plain", rows: 6000, rowGroup: 3000, nulls: 0.2, batchSize: 1000, threads: 2, aprops: store,
+			props: []parquet.WriterProperty{parquet.WithDictionaryPageSizeLimit(2048), parquet.WithDataPageSize(1024), snappy}},
 		{name: "some-fields-some-groups", rows: 4000, rowGroup: 1000, nulls: 0.2, batchSize: 300, threads: 2, aprops: store,
 			fields: []int{40, 3, 7, 41}, rowGroups: []int{3, 1, 2}},
 		{name: "one-field-many-threads", rows: 4000, rowGroup: 1000, nulls: 0.2, batchSize: 250, threads: 8, aprops: store,
@@ -598,5 +600,84 @@ func TestNotSupported(t *testing.T) {
 	}
 	if _, err := NewReader(context.Background(), pf, fr.Manifest, []int{0}, []int{5}, Options{}); err == nil {
 		t.Error("NewReader of a row group not in the file: no error")
+	}
+}
+
+// encodeHybrid encodes vals of bw bits in Parquet's RLE / bit-packed
+// hybrid: runs of 8 or more equal values as RLE runs, the rest bit-packed.
+func encodeHybrid(vals []uint32, bw int) []byte {
+	var out []byte
+	for i := 0; i < len(vals); {
+		j := i
+		for j < len(vals) && vals[j] == vals[i] {
+			j++
+		}
+		if j-i >= 8 {
+			out = binary.AppendUvarint(out, uint64(j-i)<<1)
+			for k := range (bw + 7) / 8 {
+				out = append(out, byte(vals[i]>>(8*k)))
+			}
+			i = j
+			continue
+		}
+		n := min(len(vals)-i, 8*(1+rand.IntN(4))) // whole groups, padded with zeros
+		groups := (n + 7) / 8
+		out = binary.AppendUvarint(out, uint64(groups)<<1|1)
+		packed := make([]byte, groups*bw)
+		for k, v := range vals[i : i+n] {
+			for b := range bw {
+				if v>>b&1 == 1 {
+					bit := k*bw + b
+					packed[bit/8] |= 1 << (bit % 8)
+				}
+			}
+		}
+		out = append(out, packed...)
+		i += n
+	}
+	return out
+}
+
+func TestRLEDecoder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	for _, bw := range []int{0, 1, 2, 3, 5, 7, 8, 9, 13, 16, 17, 24, 31, 32} {
+		vals := make([]uint32, 5000)
+		for i := range vals {
+			if rng.IntN(3) == 0 && i > 0 {
+				vals[i] = vals[i-1] // some runs
+			} else if bw > 0 {
+				vals[i] = uint32(rng.Uint64() & (1<<bw - 1))
+			}
+		}
+		var d rleDecoder
+		d.init(encodeHybrid(vals, bw), bw)
+		got := make([]uint32, 0, len(vals))
+		for len(got) < len(vals) {
+			n := min(1+rng.IntN(300), len(vals)-len(got))
+			out := make([]uint32, n)
+			if err := decodeRLE(&d, out); err != nil {
+				t.Fatalf("bit width %d, after %d values: %v", bw, len(got), err)
+			}
+			got = append(got, out...)
+		}
+		for i := range vals {
+			if got[i] != vals[i] {
+				t.Fatalf("bit width %d, value %d: %d, want %d", bw, i, got[i], vals[i])
+			}
+		}
+		// Asking for more than there is is an error.
+		if err := decodeRLE(&d, make([]uint32, 100)); err == nil && bw > 0 {
+			t.Errorf("bit width %d: no error past the end", bw)
+		}
+	}
+	// Garbage gives errors or values, never a panic.
+	for range 20000 {
+		data := make([]byte, rng.IntN(40))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		var d rleDecoder
+		d.init(data, rng.IntN(33))
+		decodeRLE(&d, make([]uint32, rng.IntN(200)))
 	}
 }
