@@ -196,10 +196,25 @@ func (c *pageChunk) convert64(dst []int64, src []byte, n int) {
 	default:
 		w := c.width
 		src = src[:w*n]
-		for i := range dst {
+		shift, fast := beFast(len(src), w)
+		for i := range fast {
+			dst[i] = int64(binary.BigEndian.Uint64(src[w*i:])) >> shift
+		}
+		for i := fast; i < n; i++ {
 			dst[i] = beInt(src[w*i : w*i+w : w*i+w])
 		}
 	}
+}
+
+// beFast returns how to convert the big-endian values of w bytes, at
+// most 8, in a buffer of n bytes: load 8 bytes at each value and shift
+// right by shift, for all values but the last ones, from the fast-th on,
+// which have fewer than 8 bytes after them.
+func beFast(n, w int) (shift uint, fast int) {
+	if n >= 8 {
+		fast = (n-8)/w + 1
+	}
+	return uint(64-8*w) & 63, fast
 }
 
 // convert converts n plain values in src to decimal128 pairs in dst.
@@ -227,13 +242,7 @@ func (c *pageChunk) convert(dst []uint64, src []byte, n int) {
 			}
 			return
 		}
-		// Load 8 bytes at each value and shift the following ones out,
-		// but for the last values, which have fewer than 8 bytes after.
-		shift := uint(64-8*w) & 63
-		fast := 0
-		if len(src) >= 8 {
-			fast = (len(src)-8)/w + 1
-		}
+		shift, fast := beFast(len(src), w)
 		for i := range fast {
 			x := int64(binary.BigEndian.Uint64(src[w*i:])) >> shift
 			dst[2*i], dst[2*i+1] = uint64(x), uint64(x>>63)
@@ -259,12 +268,11 @@ func (c *pageChunk) values(dst []uint64, n int, sc *scratch) error {
 	if err := decodeRLE(&c.idx, idx); err != nil {
 		return fmt.Errorf("dictionary indices: %w", err)
 	}
-	nd := uint32(c.ndict)
 	dst = dst[:2*n]
 	if dict := c.dict64; dict != nil {
 		for i, k := range idx {
-			if k >= nd {
-				return badIndex(k, nd)
+			if int(k) >= len(dict) {
+				return badIndex(k, len(dict))
 			}
 			x := dict[k]
 			dst[2*i], dst[2*i+1] = uint64(x), uint64(x>>63)
@@ -273,15 +281,15 @@ func (c *pageChunk) values(dst []uint64, n int, sc *scratch) error {
 	}
 	dict := c.dict
 	for i, k := range idx {
-		if k >= nd {
-			return badIndex(k, nd)
+		if 2*int(k)+1 >= len(dict) {
+			return badIndex(k, len(dict)/2)
 		}
 		dst[2*i], dst[2*i+1] = dict[2*k], dict[2*k+1]
 	}
 	return nil
 }
 
-func badIndex(k, n uint32) error {
+func badIndex(k uint32, n int) error {
 	return fmt.Errorf("dictionary index %d of a dictionary of %d values", k, n)
 }
 
@@ -424,15 +432,22 @@ func decodeRLE[T int16 | uint32](d *rleDecoder, out []T) error {
 func unpack[T int16 | uint32](d *rleDecoder, out []T) {
 	run, bw, bit := d.run, d.bw, d.bit
 	mask := uint64(1)<<bw - 1
-	for i := range out {
-		b := int(bit >> 3)
+	// A value is read with one 8-byte load from its first byte, but for
+	// the last values of the run, from the fast-th on, which have fewer
+	// than 8 bytes from theirs.
+	fast := 0
+	if limit := 8*uint(len(run)) - 57; len(run) >= 8 && bw > 0 && bit <= limit {
+		fast = min(int((limit-bit)/bw)+1, len(out))
+	}
+	for i := range out[:fast] {
+		w := binary.LittleEndian.Uint64(run[bit>>3:])
+		out[i] = T((w >> (bit & 7)) & mask)
+		bit += bw
+	}
+	for i := fast; i < len(out); i++ {
 		var w uint64
-		if b+8 <= len(run) {
-			w = binary.LittleEndian.Uint64(run[b:])
-		} else {
-			for j := len(run) - 1; j >= b; j-- {
-				w = w<<8 | uint64(run[j])
-			}
+		for j := len(run) - 1; j >= int(bit>>3); j-- {
+			w = w<<8 | uint64(run[j])
 		}
 		out[i] = T((w >> (bit & 7)) & mask)
 		bit += bw
