@@ -39,6 +39,10 @@ type Options struct {
 	Source parquet.ReaderAtSeeker
 }
 
+// minFlightRows is about the fewest rows a thread has in flight: with
+// smaller batches, more of them.
+const minFlightRows = 64 << 10
+
 // sourceBufferSize is the buffer a column chunk is read through from
 // Options.Source: a few pages at a time.
 const sourceBufferSize = 128 << 10
@@ -207,7 +211,10 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 	if encrypted {
 		r.threads = 1
 	}
-	r.inFlight = max(2*r.threads, 2)
+	// 2×Threads batches in flight, or more when they are small: those of
+	// a column chunk are decoded one after the other, so the workers need
+	// batches of several row groups at hand to keep busy.
+	r.inFlight = max(2*r.threads, 2) * max(1, minFlightRows/int(r.batchSize))
 	mem := opt.Mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
