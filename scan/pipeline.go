@@ -101,14 +101,15 @@ func (p *Plan) Read(ctx context.Context) (*Reader, error) {
 		r.done = true
 		return r, nil
 	}
+	ctx, r.cancel = context.WithCancel(ctx)
+	r.ctx = ctx
 	fields := append([]int{}, p.fields...) // not nil: nil reads every field
-	scan, err := p.src.open(scanSpec{fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read})
+	scan, err := p.src.open(scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read})
 	if err != nil {
+		r.cancel()
 		return nil, err
 	}
 	r.scan = scan
-	ctx, r.cancel = context.WithCancel(ctx)
-	r.ctx = ctx
 	threads := p.opts.Threads
 	jobs := make(chan batch)
 	r.results = make(chan outcome)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/internal/pqread"
 	"github.com/colexpr/colexpr/prune"
 )
 
@@ -81,6 +82,8 @@ func (s *Source) Close() error { return s.close() }
 
 // scanSpec says what a scan reads.
 type scanSpec struct {
+	// ctx stops readers that decode on goroutines of their own.
+	ctx context.Context
 	// fields are the indices of the top-level fields to read, in schema
 	// order; nil reads every field.
 	fields []int
@@ -311,11 +314,28 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 			if spec.fields != nil && len(spec.fields) == 0 {
 				return newRowCountScan(groups, spec.groups, spec.batchSize), nil
 			}
-			var leaves []int
-			if spec.fields != nil {
-				for _, i := range spec.fields {
-					leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
+			fields := spec.fields
+			if fields == nil {
+				for i := range fr.Manifest.Fields {
+					fields = append(fields, i)
 				}
+			}
+			fast := true
+			for _, i := range fields {
+				fast = fast && pqread.Supported(&fr.Manifest.Fields[i])
+			}
+			if fast {
+				r, err := pqread.NewReader(spec.ctx, pf, fr.Manifest, fields, spec.groups, pqread.Options{
+					BatchSize: spec.batchSize, Threads: spec.threads, Mem: mem, Source: f,
+				})
+				if err != nil {
+					return nil, fileError(path, "cannot read", err)
+				}
+				return &fastParquetScan{r: r, total: total, path: path}, nil
+			}
+			var leaves []int
+			for _, i := range fields {
+				leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
 			}
 			fr.Props.BatchSize = int64(spec.batchSize)
 			fr.Props.Parallel = spec.threads > 1 // decode the columns concurrently
@@ -350,6 +370,36 @@ type emptyScan struct{}
 func (emptyScan) Next() (arrow.RecordBatch, error) { return nil, nil }
 func (emptyScan) Progress() float64                { return 1 }
 func (emptyScan) Close()                           {}
+
+// fastParquetScan reads flat Parquet columns with package pqread, which
+// decodes row groups on several goroutines into recycled buffers; other
+// columns (lists, structs) go through pqarrow's record reader.
+type fastParquetScan struct {
+	r     *pqread.Reader
+	total int64
+	read  atomic.Int64
+	path  string
+}
+
+func (s *fastParquetScan) Next() (arrow.RecordBatch, error) {
+	rec, err := s.r.Next()
+	if err != nil {
+		return nil, fileError(s.path, "reading failed (the file may be corrupt)", err)
+	}
+	if rec != nil {
+		s.read.Add(rec.NumRows())
+	}
+	return rec, nil
+}
+
+func (s *fastParquetScan) Progress() float64 {
+	if s.total <= 0 {
+		return 1
+	}
+	return float64(s.read.Load()) / float64(s.total)
+}
+
+func (s *fastParquetScan) Close() { s.r.Close() }
 
 // rowCountScan reads no column: its batches have rows and no columns,
 // counted from the row groups' row counts. A query that reads no column
