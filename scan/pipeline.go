@@ -63,6 +63,10 @@ type Stats struct {
 	RowsRead, RowsOut int64
 	// Batches is how many batches were read.
 	Batches int64
+	// Bytes is how much of the source the scan was set to read: of
+	// Parquet, the compressed size of the column chunks of the columns
+	// and row groups read; of another file, its size; of the demo table, 0.
+	Bytes int64
 }
 
 // Reader is a running scan: an array.RecordReader of the plan's output
@@ -224,6 +228,13 @@ func (r *Reader) Stats() Stats {
 			s.RowGroupsRead = len(r.plan.groups.read)
 		}
 		s.RowGroupsSkipped = s.RowGroups - s.RowGroupsRead
+	}
+	switch src := r.plan.src; {
+	case r.plan.none:
+	case src.chunkBytes != nil:
+		s.Bytes = src.chunkBytes(r.plan.fields, r.plan.groups.read)
+	default:
+		s.Bytes = src.size
 	}
 	return s
 }

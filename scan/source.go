@@ -53,6 +53,11 @@ type Source struct {
 	// group. An error means the file's statistics cannot be read; the
 	// file itself may still be.
 	groupStats func(cols []prune.Column) ([]prune.ChunkStats, error)
+	// size is the file's size in bytes (0 for the demo table);
+	// chunkBytes, for Parquet, the compressed size of the column chunks
+	// of the given top-level fields in the given row groups (nil: all).
+	size       int64
+	chunkBytes func(fields, groups []int) int64
 }
 
 // Name is how messages name the source: its path, or "the demo table".
@@ -145,6 +150,9 @@ func Open(mem memory.Allocator, path string) (*Source, error) {
 		return nil, err
 	}
 	src.mem = mem
+	if st, err := f.Stat(); err == nil {
+		src.size = st.Size()
+	}
 	return src, nil
 }
 
@@ -298,6 +306,30 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 				return nil, fmt.Errorf("%s: the row group statistics cannot be read: %w", path, rawErr)
 			}
 			return rowGroupStats(pf, fr.Manifest, raw, cols), nil
+		},
+		chunkBytes: func(fields, read []int) int64 {
+			var leaves []int
+			for _, i := range fields {
+				leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
+			}
+			var n int64
+			add := func(g int) {
+				rg := pf.MetaData().RowGroup(g)
+				for _, l := range leaves {
+					if cc, err := rg.ColumnChunk(l); err == nil {
+						n += cc.TotalCompressedSize()
+					}
+				}
+			}
+			if read == nil {
+				for g := range groups {
+					add(g)
+				}
+			}
+			for _, g := range read {
+				add(g)
+			}
+			return n
 		},
 		open: func(spec scanSpec) (scanner, error) {
 			var total int64

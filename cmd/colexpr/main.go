@@ -44,10 +44,12 @@
 // read (see Row-group pruning below). --stats prints to stderr, after the
 // query, how many were read and how many skipped:
 //
-//	row groups: read R, skipped S of T
+//	row groups: read R, skipped S of T (B bytes of column chunks)
 //
 // R counts the row groups the scan was set to read; --limit may stop it
-// before the last. For other inputs, --stats prints "row groups: none
+// before the last. B is the compressed size of the column chunks of those
+// row groups and of the columns the query uses: what the scan reads of the
+// file. For other inputs, --stats prints "row groups: none
 // (FILE is not a Parquet file)". --no-prune reads every row group; the
 // output is the same.
 //

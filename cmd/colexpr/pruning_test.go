@@ -53,7 +53,7 @@ func prunedFiles(t *testing.T) map[string]string {
 	return pruneFiles
 }
 
-var groupsLine = regexp.MustCompile(`(?m)^row groups: read (\d+), skipped (\d+) of (\d+)$`)
+var groupsLine = regexp.MustCompile(`(?m)^row groups: read (\d+), skipped (\d+) of (\d+) \(`)
 
 // queryStats runs a query with --stats and returns its output and the
 // row groups read, skipped and in all.

@@ -304,7 +304,7 @@ func statsReport(s scan.Stats, name string) string {
 	if s.RowGroups < 0 {
 		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
 	}
-	r := fmt.Sprintf("row groups: read %d, skipped %d of %d\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups)
+	r := fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
 	if s.PruneNote != "" {
 		r += "row groups: not pruned: " + s.PruneNote + "\n"
 	}
