@@ -2,17 +2,13 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/scan"
 )
 
 var demoCommand = &command{
@@ -88,59 +84,18 @@ func runDemo(e *env, args []string) error {
 }
 
 // writeDemo writes t to path as Parquet, one row group per batch of the
-// reader o describes, through a temporary file renamed into place at the
-// end.
-func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// A row group per batch: FileWriter.Write starts a new row group for
-	// each batch no longer than this.
+// reader o describes.
+func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string) error {
+	// A row group per batch: the writer starts a new row group for each
+	// batch no longer than this.
 	maxGroup := int64(o.BatchSize)
 	if o.Batches > 0 {
 		maxGroup = (t.Rows + int64(o.Batches) - 1) / int64(o.Batches)
-	}
-	props := parquet.NewWriterProperties(
-		parquet.WithAllocator(mem),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		// Decimals of up to 18 digits as INT32/INT64, as DuckDB and Spark
-		// write them: half the bytes of FIXED_LEN_BYTE_ARRAY(16), and
-		// cheaper to decode.
-		parquet.WithStoreDecimalAsInteger(true),
-		parquet.WithMaxRowGroupLength(max(maxGroup, 1)),
-		// arrow-go names itself, with the build: readers know what it writes.
-		parquet.WithCreatedBy(parquet.DefaultCreatedBy+" (build colexpr demo)"),
-	)
-	w, err := pqarrow.NewFileWriter(demo.Schema(), tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	rr, err := t.NewReaderWith(mem, o)
 	if err != nil {
 		return err
 	}
 	defer rr.Release()
-	for rr.Next() {
-		if err := w.Write(rr.RecordBatch()); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	// CreateTemp makes the file private; give it a data file's mode.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return scan.WriteParquet(path, rr, scan.ParquetOptions{RowGroupRows: max(maxGroup, 1), Mem: mem, CreatedBy: "(build colexpr demo)"})
 }
