@@ -12,6 +12,16 @@
 //	mask, err := p.Eval(mem, batch)      // a bool array, one value per row
 //	kept, err := p.Filter(mem, batch)    // the rows where it is true
 //
+// Compile wants every column of the schema to have a type colexpr supports.
+// A file often has a column it does not (a large string, a map) or two
+// columns of one name: NewSchema types such a schema with those columns left
+// out, each with the reason, and Schema.Compile compiles against it; an
+// expression that uses a left-out column is an error that gives the reason,
+// and one that names an unknown column suggests the close names. Every
+// compilation records its Stages (parsed, coerced, bound, optimized, and the
+// optimizer's trace), which is what explain prints. Package scan compiles a
+// query's expressions this way, once, against a file's whole schema.
+//
 // Every stage is also a package of its own, usable alone: parse, coerce,
 // expr (binding and scopes), optimize, partition, eval, dtype and scalar.
 //

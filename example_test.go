@@ -77,3 +77,25 @@ func ExampleCompile_overflow() {
 	// eval: add: row 0: overflow: 2147483647 + 1 does not fit i32 (in `qty + 1`)
 	// true
 }
+
+// A schema with a column colexpr cannot type still compiles expressions
+// that do not use it; one that does is told why it cannot.
+func ExampleNewSchema() {
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "note", Type: arrow.BinaryTypes.LargeString},
+	}, nil)
+	s := colexpr.NewSchema(sc)
+	fmt.Println("root:", s.Root)
+	p, err := s.Compile("qty * 2 > 10", nil)
+	fmt.Println(p, err)
+	_, err = s.Compile("note IS NULL", nil)
+	fmt.Println(err)
+	_, err = s.Compile("qyt > 1", nil)
+	fmt.Println(err)
+	// Output:
+	// root: struct<qty: i32>
+	// qty * 2 > 10 <nil>
+	// column note cannot be read: colexpr does not support its Arrow type large_utf8
+	// unknown column "qyt"; did you mean qty?
+}
