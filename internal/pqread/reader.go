@@ -29,13 +29,17 @@ type Options struct {
 	Threads int
 	// Mem allocates the batches' buffers; nil means memory.DefaultAllocator.
 	Mem memory.Allocator
-	// Source, when set, is what pf reads (the file). The column chunks are
-	// then read from it through a file.Reader of pqread's own, with pf's
-	// metadata, whose page buffers come from Mem and are recycled like the
-	// batches' buffers, rather than allocated for every column chunk from
-	// pf's allocator: a quarter less time when the page buffers would be
-	// garbage. Source must allow concurrent ReadAt calls (an *os.File does).
-	// It is not used for encrypted files, nor closed.
+	// Source, when set, is what pf reads: the file. Set it when you can.
+	// pqread then reads the column chunks from it through a file.Reader of
+	// its own, on pf's metadata, whose page buffers come from Mem and are
+	// recycled like the batches' buffers (through pf they are allocated
+	// for each column chunk from pf's allocator and left to the garbage
+	// collector), and decodes the pages of decimal columns itself (see the
+	// package documentation). Reading TPC-H Q6's 4 columns that is 1.15×
+	// as fast with INT64 decimals, 2.5× with FIXED_LEN_BYTE_ARRAY ones, on
+	// one thread; more on two. Source must allow concurrent ReadAt calls
+	// (an *os.File does). It is not closed, and not used for encrypted
+	// files.
 	Source parquet.ReaderAtSeeker
 }
 
