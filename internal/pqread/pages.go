@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -439,10 +440,14 @@ func unpack[T int16 | uint32](d *rleDecoder, out []T) {
 	if limit := 8*uint(len(run)) - 57; len(run) >= 8 && bw > 0 && bit <= limit {
 		fast = min(int((limit-bit)/bw)+1, len(out))
 	}
-	for i := range out[:fast] {
-		w := binary.LittleEndian.Uint64(run[bit>>3:])
-		out[i] = T((w >> (bit & 7)) & mask)
-		bit += bw
+	if fast > 0 {
+		// Checked above: no bounds to check in the loop.
+		p := unsafe.Pointer(unsafe.SliceData(run))
+		for i := range out[:fast] {
+			w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, bit>>3))[:])
+			out[i] = T((w >> (bit & 7)) & mask)
+			bit += bw
+		}
 	}
 	for i := fast; i < len(out); i++ {
 		var w uint64

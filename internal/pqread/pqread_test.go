@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -604,8 +605,9 @@ func TestNotSupported(t *testing.T) {
 }
 
 // encodeHybrid encodes vals of bw bits in Parquet's RLE / bit-packed
-// hybrid: runs of 8 or more equal values as RLE runs, the rest bit-packed.
-func encodeHybrid(vals []uint32, bw int) []byte {
+// hybrid: runs of 8 or more equal values as RLE runs, the rest bit-packed
+// in runs of up to maxGroups groups of 8 (random lengths when 0).
+func encodeHybrid(vals []uint32, bw, maxGroups int) []byte {
 	var out []byte
 	for i := 0; i < len(vals); {
 		j := i
@@ -620,8 +622,20 @@ func encodeHybrid(vals []uint32, bw int) []byte {
 			i = j
 			continue
 		}
-		n := min(len(vals)-i, 8*(1+rand.IntN(4))) // whole groups, padded with zeros
-		groups := (n + 7) / 8
+		groups := maxGroups
+		if groups == 0 {
+			groups = 1 + rand.IntN(4)
+		}
+		// Up to the next run of 8 equal values, in whole groups: only the
+		// stream's last group is padded with zeros.
+		n := min(len(vals)-i, 8*groups)
+		for k := i; k+8 <= i+n; k++ {
+			if slices.Equal(vals[k:k+8], slices.Repeat(vals[k:k+1], 8)) {
+				n = min((k-i+7)/8*8, len(vals)-i)
+				break
+			}
+		}
+		groups = (n + 7) / 8
 		out = binary.AppendUvarint(out, uint64(groups)<<1|1)
 		packed := make([]byte, groups*bw)
 		for k, v := range vals[i : i+n] {
@@ -650,7 +664,7 @@ func TestRLEDecoder(t *testing.T) {
 			}
 		}
 		var d rleDecoder
-		d.init(encodeHybrid(vals, bw), bw)
+		d.init(encodeHybrid(vals, bw, 0), bw)
 		got := make([]uint32, 0, len(vals))
 		for len(got) < len(vals) {
 			n := min(1+rng.IntN(300), len(vals)-len(got))
@@ -679,5 +693,29 @@ func TestRLEDecoder(t *testing.T) {
 		var d rleDecoder
 		d.init(data, rng.IntN(33))
 		decodeRLE(&d, make([]uint32, rng.IntN(200)))
+	}
+}
+
+func BenchmarkUnpack(b *testing.B) {
+	for _, bw := range []int{4, 6, 12, 17} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		vals := make([]uint32, 1<<16)
+		for i := range vals {
+			vals[i] = uint32(rng.Uint64() & (1<<bw - 1))
+		}
+		data := encodeHybrid(vals, bw, 63) // as arrow-go writes
+		out := make([]uint32, readChunk)
+		b.Run(fmt.Sprintf("bits=%d", bw), func(b *testing.B) {
+			for b.Loop() {
+				var d rleDecoder
+				d.init(data, bw)
+				for off := 0; off < len(vals); off += len(out) {
+					if err := decodeRLE(&d, out); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(vals)), "ns/value")
+		})
 	}
 }
