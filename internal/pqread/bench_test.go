@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,14 +25,22 @@ import (
 
 // The benchmarks read 4 columns like TPC-H Q6's (a date and three
 // decimal(15,2)), with decimals stored as INT64 and as FIXED_LEN_BYTE_ARRAY,
-// with pqarrow's record reader and with pqread, on 1 and 2 threads:
+// on 1 and 2 threads, with pqarrow's record reader ("pqarrow"), with pqread
+// reading through the file.Reader ("pqread-pf") and with pqread reading
+// from Options.Source ("pqread"):
 //
-//	go test -run '^$' -bench Scan -benchtime 5x ./internal/pqread
+//	go test -run '^$' -bench 'Scan$' -benchtime 10x ./internal/pqread
 //
-// BenchmarkScanDemo reads them from the demo table as the colexpr demo
-// command writes it (128Ki-row row groups, Snappy, all 18 columns), of
-// PQREAD_DEMO_ROWS rows (default 6 000 000), written to the directory
-// PQREAD_DEMO_DIR on the first run; it is skipped when that is not set.
+// BenchmarkScanDemo reads them from the demo table written as the colexpr
+// demo command does (128Ki-row row groups, Snappy, all 18 columns), of
+// PQREAD_DEMO_ROWS rows (default 6 000 000), to the directory
+// PQREAD_DEMO_DIR on the first run; it is skipped when that is not set:
+//
+//	PQREAD_DEMO_DIR=/tmp go test -run '^$' -bench ScanDemo -benchtime 5x ./internal/pqread
+//
+// PQREAD_BATCH sets the batch size (default DefaultBatchSize). Besides
+// ns/op they report the wall and the CPU time a row (the CPU time of the
+// whole process: the garbage collector's too).
 
 var benchBatch = func() int {
 	n, _ := strconv.Atoi(os.Getenv("PQREAD_BATCH"))
@@ -240,10 +247,3 @@ func reportRows(b *testing.B, rows int64, cpu0 time.Duration) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/n, "cpu-ns/row")
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}

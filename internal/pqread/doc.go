@@ -127,10 +127,10 @@
 // ScanDemo, see bench_test.go):
 //
 //	                          1 thread    2 threads
-//	INT64 decimals   pqarrow    187 ms      175 ms
-//	                 pqread     135 ms       73 ms    (through pf: 154, 97)
-//	FLBA decimals    pqarrow    683 ms      534 ms
-//	                 pqread     117 ms       63 ms    (through pf: 287, 200)
+//	INT64 decimals   pqarrow    197 ms      169 ms
+//	                 pqread     124 ms       67 ms    (through pf: 146, 92)
+//	FLBA decimals    pqarrow    701 ms      549 ms
+//	                 pqread     111 ms       59 ms    (through pf: 290, 193)
 //
 // A third of the time is Snappy's, a tenth reading the file; the rest is
 // decoding, mostly dictionary indices and the copies of 16-byte values
