@@ -80,6 +80,9 @@ type Reader struct {
 	scan   scanner
 	// complete is set when the reading goroutine has read the whole input.
 	complete atomic.Bool
+	// direct: the scan filters and projects on its own goroutines
+	// (scanSpec.process); Next takes its batches as they are.
+	direct bool
 
 	results chan outcome
 	tokens  chan struct{}
@@ -108,12 +111,17 @@ func (p *Plan) Read(ctx context.Context) (*Reader, error) {
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.ctx = ctx
 	fields := append([]int{}, p.fields...) // not nil: nil reads every field
-	scan, err := p.src.open(scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read})
+	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, process: r.processInline}
+	scan, err := p.src.open(spec)
 	if err != nil {
 		r.cancel()
 		return nil, err
 	}
 	r.scan = scan
+	if pr, ok := scan.(processor); ok && pr.processes() {
+		r.direct = true
+		return r, nil
+	}
 	threads := p.opts.Threads
 	jobs := make(chan batch)
 	r.results = make(chan outcome)
@@ -152,6 +160,9 @@ func (r *Reader) Next() bool {
 		r.cur.Release()
 		r.cur = nil
 	}
+	if r.direct {
+		return r.nextDirect()
+	}
 	for !r.done {
 		if q, ok := r.pending[r.next]; ok {
 			delete(r.pending, r.next)
@@ -180,6 +191,44 @@ func (r *Reader) Next() bool {
 		r.pending[o.seq] = o
 	}
 	return false
+}
+
+// nextDirect is Next of a scan that filters and projects itself.
+func (r *Reader) nextDirect() bool {
+	for !r.done {
+		rec, err := r.scan.Next()
+		switch {
+		case r.ctx.Err() != nil && (err != nil || rec == nil):
+			if rec != nil {
+				rec.Release()
+			}
+			r.fail(fmt.Errorf("%s: the scan was stopped after %d rows: %w", r.plan.src.name, r.rowsRead.Load(), r.ctx.Err()))
+		case err != nil:
+			r.fail(err)
+		case rec == nil:
+			r.done = true
+		case rec.NumRows() == 0:
+			rec.Release()
+		default:
+			r.cur = rec
+			r.rowsOut += rec.NumRows()
+			return true
+		}
+	}
+	return false
+}
+
+// processInline filters and projects a batch on the scan's own goroutine
+// (scanSpec.process): offset is the rows read before it.
+func (r *Reader) processInline(rec arrow.RecordBatch, offset int64) (out arrow.RecordBatch, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = nil, &internalError{value: v, stack: debug.Stack()}
+		}
+	}()
+	r.batches.Add(1)
+	r.rowsRead.Add(rec.NumRows())
+	return r.plan.process(batch{offset: offset, rec: rec})
 }
 
 // fail ends the scan with err.
@@ -257,6 +306,10 @@ func (r *Reader) Release() {
 		return
 	}
 	r.cancel()
+	if r.direct {
+		r.scan.Close()
+		return
+	}
 	for o := range r.results { // unblock the workers
 		if o.rec != nil {
 			o.rec.Release()

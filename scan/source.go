@@ -98,7 +98,14 @@ type scanSpec struct {
 	// groups, when not nil, are the row groups to read, in order (inputs
 	// with rowGroups only).
 	groups []int
+	// process, when set, may be run by the scan on each batch it reads,
+	// with the rows read before it, on the goroutine that decoded it; a
+	// scan that does implements processor and hands out its results.
+	process func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error)
 }
+
+// processor is a scan that runs scanSpec.process itself.
+type processor interface{ processes() bool }
 
 // scanner reads batches.
 type scanner interface {
@@ -357,13 +364,23 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 				fast = fast && pqread.Supported(&fr.Manifest.Fields[i])
 			}
 			if fast {
-				r, err := pqread.NewReader(spec.ctx, pf, fr.Manifest, fields, spec.groups, pqread.Options{
-					BatchSize: spec.batchSize, Threads: spec.threads, Mem: mem, Source: f,
-				})
-				if err != nil {
+				scan := &fastParquetScan{total: total, path: path, processed: spec.process != nil}
+				o := pqread.Options{BatchSize: spec.batchSize, Threads: spec.threads, Mem: mem, Source: f}
+				if spec.process != nil {
+					o.Process = func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error) {
+						scan.read.Add(rec.NumRows())
+						out, err := spec.process(rec, offset)
+						if err != nil {
+							err = &processError{err}
+						}
+						return out, err
+					}
+				}
+				var err error
+				if scan.r, err = pqread.NewReader(spec.ctx, pf, fr.Manifest, fields, spec.groups, o); err != nil {
 					return nil, fileError(path, "cannot read", err)
 				}
-				return &fastParquetScan{r: r, total: total, path: path}, nil
+				return scan, nil
 			}
 			var leaves []int
 			for _, i := range fields {
@@ -407,18 +424,30 @@ func (emptyScan) Close()                           {}
 // decodes row groups on several goroutines into recycled buffers; other
 // columns (lists, structs) go through pqarrow's record reader.
 type fastParquetScan struct {
-	r     *pqread.Reader
-	total int64
-	read  atomic.Int64
-	path  string
+	r         *pqread.Reader
+	total     int64
+	read      atomic.Int64
+	path      string
+	processed bool // the batches are those of scanSpec.process
 }
+
+// processError is an error of scanSpec.process, which passes through
+// pqread as it is.
+type processError struct{ err error }
+
+func (e *processError) Error() string { return e.err.Error() }
+
+func (s *fastParquetScan) processes() bool { return s.processed }
 
 func (s *fastParquetScan) Next() (arrow.RecordBatch, error) {
 	rec, err := s.r.Next()
 	if err != nil {
+		if pe, ok := err.(*processError); ok {
+			return nil, pe.err
+		}
 		return nil, fileError(s.path, "reading failed (the file may be corrupt)", err)
 	}
-	if rec != nil {
+	if rec != nil && !s.processed {
 		s.read.Add(rec.NumRows())
 	}
 	return rec, nil

@@ -41,6 +41,15 @@ type Options struct {
 	// (an *os.File does). It is not closed, and not used for encrypted
 	// files.
 	Source parquet.ReaderAtSeeker
+	// Process, when set, is called with each batch on the worker that
+	// decoded its last column, as soon as it is decoded, and with the
+	// number of rows of the batches before it; Next returns what Process
+	// returns in the batch's stead. Process must not release the batch
+	// (it may retain it). Filtering and projecting a batch there, while it
+	// is in the cache and without handing it to another goroutine, is
+	// cheaper than after Next. An error of Process is returned by Next as
+	// it is, in file order, and stops the reader.
+	Process func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error)
 }
 
 // minFlightRows is about the fewest rows a thread has in flight: with
@@ -69,6 +78,7 @@ type Reader struct {
 	threads   int
 	inFlight  int // most batches dispatched and not yet returned
 	numRows   int64
+	process   func(arrow.RecordBatch, int64) (arrow.RecordBatch, error)
 	pool      *recycler
 	ownPages  bool // pf is pqread's own: decode decimal pages with pageChunk
 
@@ -79,14 +89,15 @@ type Reader struct {
 	wg     sync.WaitGroup
 
 	// The rest belongs to the goroutine calling Next.
-	started   bool
-	nextGroup int      // index in groups of the next row group to open
-	cur       *group   // the row group being cut into batches
-	live      []*group // row groups with batches not yet returned, in order
-	queue     []*batch // batches dispatched and not yet returned, in order
-	err       error    // the failure Next reports again
-	stopped   bool
-	closed    bool
+	started    bool
+	dispatched int64    // rows of the batches dispatched
+	nextGroup  int      // index in groups of the next row group to open
+	cur        *group   // the row group being cut into batches
+	live       []*group // row groups with batches not yet returned, in order
+	queue      []*batch // batches dispatched and not yet returned, in order
+	err        error    // the failure Next reports again
+	stopped    bool
+	closed     bool
 }
 
 // group is a row group being read.
@@ -135,6 +146,32 @@ type batch struct {
 	cols    []arrow.Array // each written by the worker that decodes it
 	pending atomic.Int32  // columns still to decode
 	done    chan struct{} // closed when pending reaches 0
+	offset  int64         // rows of the batches before it
+
+	// With Options.Process: its result, which takes the columns' place.
+	processed bool
+	out       arrow.RecordBatch
+	perr      error
+}
+
+// finish runs Options.Process on b once its columns are decoded.
+func (r *Reader) finish(b *batch) {
+	if r.process == nil || b.processed || r.ctx.Err() != nil {
+		return
+	}
+	for _, a := range b.cols {
+		if a == nil {
+			return
+		}
+	}
+	rec := array.NewRecordBatch(r.schema, b.cols, b.n)
+	for i, a := range b.cols {
+		a.Release()
+		b.cols[i] = nil
+	}
+	b.out, b.perr = r.process(rec, b.offset)
+	rec.Release()
+	b.processed = true
 }
 
 // task asks a worker to decode the next slice of one column of g.
@@ -201,6 +238,7 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 		batchSize: int64(opt.BatchSize),
 		threads:   opt.Threads,
 		numRows:   numRows,
+		process:   opt.Process,
 		parent:    ctx,
 	}
 	if r.batchSize <= 0 {
@@ -294,10 +332,13 @@ func (r *Reader) Next() (arrow.RecordBatch, error) {
 	default: // a failure cancelled the workers
 		return nil, r.fail(context.Cause(r.ctx))
 	}
-	for _, a := range b.cols {
-		if a == nil { // not decoded: a failure cancelled the workers
-			return nil, r.fail(context.Cause(r.ctx))
+	if !b.processed {
+		for _, a := range b.cols {
+			if a == nil { // not decoded: a failure cancelled the workers
+				return nil, r.fail(context.Cause(r.ctx))
+			}
 		}
+		r.finish(b) // a batch of no column
 	}
 	r.queue[0] = nil
 	r.queue = r.queue[1:]
@@ -308,6 +349,12 @@ func (r *Reader) Next() (arrow.RecordBatch, error) {
 	if b.slice == g.nslices-1 {
 		r.live[0] = nil
 		r.live = r.live[1:]
+	}
+	if b.processed {
+		if b.perr != nil {
+			return nil, r.fail(b.perr)
+		}
+		return b.out, nil
 	}
 	rec := array.NewRecordBatch(r.schema, b.cols, b.n)
 	for _, a := range b.cols {
@@ -331,7 +378,8 @@ func (r *Reader) dispatch() {
 		k := g.created
 		g.created++
 		off := int64(k) * r.batchSize
-		b := &batch{g: g, slice: k, n: min(r.batchSize, g.rows-off), cols: make([]arrow.Array, len(r.cols)), done: make(chan struct{})}
+		b := &batch{g: g, slice: k, n: min(r.batchSize, g.rows-off), cols: make([]arrow.Array, len(r.cols)), done: make(chan struct{}), offset: r.dispatched}
+		r.dispatched += b.n
 		b.pending.Store(int32(len(r.cols)))
 		if len(r.cols) == 0 {
 			close(b.done)
@@ -425,6 +473,7 @@ func (r *Reader) decodeNext(g *group, c int, cs *colState, sc *scratch) {
 		cs.close()
 	}
 	if b.pending.Add(-1) == 0 {
+		r.finish(b)
 		close(b.done)
 	}
 }
@@ -505,6 +554,9 @@ func (r *Reader) stop() {
 			if a != nil {
 				a.Release()
 			}
+		}
+		if b.out != nil {
+			b.out.Release()
 		}
 	}
 	r.queue = nil
