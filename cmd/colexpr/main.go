@@ -32,10 +32,16 @@
 // column without AS is named by its expression as written. Without
 // --select, every column of the input is printed.
 //
-// Only the columns the expressions use are read from the file. Batches of
-// rows are evaluated in parallel on --threads goroutines (default: the
-// number of CPUs) and printed in input order; memory stays bounded by the
-// batch size, not the file size. --limit N prints the first N rows of the
+// The query is compiled once against the file's schema; only the columns
+// the optimized expressions use are read (a column the optimizer removes,
+// as in 'l_comment IS NOT NULL' on a column without nulls, is not). Batches
+// of rows are decoded (of Parquet) and evaluated in parallel on --threads
+// goroutines (default: the number of CPUs) and printed in input order;
+// memory stays bounded by the batch size and the threads, not the file
+// size. The Go runtime is asked to keep the process under 120 MiB by
+// collecting garbage harder as it nears it (a soft limit: a query that
+// needs more still runs); the environment variable GOMEMLIMIT sets
+// another. --limit N prints the first N rows of the
 // output, in input order, however the batches fall, and stops reading once
 // they are printed; --limit 0 prints only the header (of table and csv) or
 // the schema (of arrow).
@@ -220,8 +226,18 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// softMemoryLimit is the memory the Go runtime tries to stay under by
+// collecting garbage more often as it nears it (runtime/debug's
+// SetMemoryLimit). A scan keeps a few batches per thread; without a limit
+// the collector lets garbage grow to as much again, which on wide rows
+// doubles the peak. It is soft: a query that needs more still runs.
+const softMemoryLimit = 120 << 20
 
 // usageError is a mistake in the command line itself.
 type usageError struct{ msg string }

@@ -253,10 +253,15 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 	if encrypted {
 		r.threads = 1
 	}
-	// 2×Threads batches in flight, or more when they are small: those of
-	// a column chunk are decoded one after the other, so the workers need
-	// batches of several row groups at hand to keep busy.
-	r.inFlight = max(2*r.threads, 2) * max(1, minFlightRows/int(r.batchSize))
+	// 2×Threads batches in flight, or more when they are small and the
+	// columns few: those of a column chunk are decoded one after the
+	// other, so with few columns the workers need batches of several row
+	// groups at hand to keep busy. Many columns keep them busy within a
+	// batch, and more batches in flight would only cost memory.
+	r.inFlight = max(2*r.threads, 2)
+	if len(cols) <= 4*r.threads {
+		r.inFlight *= max(1, minFlightRows/int(r.batchSize))
+	}
 	mem := opt.Mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
