@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/colexpr/colexpr/internal/recycle"
 )
 
 // The scan pipeline: one goroutine reads batches, Threads workers filter
@@ -95,6 +97,11 @@ type Reader struct {
 
 	rowsRead, batches atomic.Int64
 	rowsOut           int64
+
+	// pool is the memory filtering and projecting take: the buffers of
+	// batches released come back for later ones, so a long scan neither
+	// faults in fresh pages nor leaves garbage for every batch.
+	pool *recycle.Allocator
 }
 
 var _ array.RecordReader = (*Reader)(nil)
@@ -110,11 +117,13 @@ func (p *Plan) Read(ctx context.Context) (*Reader, error) {
 	}
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.ctx = ctx
+	r.pool = recycle.New(p.src.mem, 64*(p.opts.Threads+2), true)
 	fields := append([]int{}, p.fields...) // not nil: nil reads every field
 	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, process: r.processInline}
 	scan, err := p.src.open(spec)
 	if err != nil {
 		r.cancel()
+		r.pool.Close()
 		return nil, err
 	}
 	r.scan = scan
@@ -228,7 +237,7 @@ func (r *Reader) processInline(rec arrow.RecordBatch, offset int64) (out arrow.R
 	}()
 	r.batches.Add(1)
 	r.rowsRead.Add(rec.NumRows())
-	return r.plan.process(batch{offset: offset, rec: rec})
+	return r.plan.process(r.pool, batch{offset: offset, rec: rec})
 }
 
 // fail ends the scan with err.
@@ -308,6 +317,7 @@ func (r *Reader) Release() {
 	r.cancel()
 	if r.direct {
 		r.scan.Close()
+		r.pool.Close()
 		return
 	}
 	for o := range r.results { // unblock the workers
@@ -323,6 +333,7 @@ func (r *Reader) Release() {
 	}
 	r.pending = nil
 	r.scan.Close()
+	r.pool.Close()
 }
 
 // read sends the input's batches, cut to at most BatchSize rows, as jobs.
@@ -408,6 +419,6 @@ func (r *Reader) work(ctx context.Context, b batch) (o outcome) {
 			o.rec, o.err = nil, &internalError{value: v, stack: debug.Stack()}
 		}
 	}()
-	o.rec, o.err = r.plan.process(b)
+	o.rec, o.err = r.plan.process(r.pool, b)
 	return o
 }

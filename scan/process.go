@@ -6,14 +6,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/eval"
 	"github.com/colexpr/colexpr/fn"
 )
 
-// process filters and projects one batch.
-func (p *Plan) process(b batch) (arrow.RecordBatch, error) {
-	mem := p.src.mem
+// process filters and projects one batch, with memory from mem.
+func (p *Plan) process(mem memory.Allocator, b batch) (arrow.RecordBatch, error) {
 	rec := b.rec
 	if p.where != nil {
 		filtered, err := eval.Filter(mem, p.where, rec)
@@ -37,7 +37,7 @@ func (p *Plan) process(b batch) (arrow.RecordBatch, error) {
 	for i, s := range p.selects {
 		col, err := eval.EvalRecord(mem, s, rec)
 		if err != nil {
-			return nil, p.rowError(err, b, p.selectWhat[i], func(row int) int { return p.unfilter(b.rec, row) })
+			return nil, p.rowError(err, b, p.selectWhat[i], func(row int) int { return p.unfilter(mem, b.rec, row) })
 		}
 		cols[i] = col
 		if want := p.out.Field(i).Type; !arrow.TypeEqual(col.DataType(), want) {
@@ -49,11 +49,11 @@ func (p *Plan) process(b batch) (arrow.RecordBatch, error) {
 
 // unfilter maps a row of the filtered batch back to the row of rec it came
 // from (or -1), by evaluating the filter again: only errors need it.
-func (p *Plan) unfilter(rec arrow.RecordBatch, row int) int {
+func (p *Plan) unfilter(mem memory.Allocator, rec arrow.RecordBatch, row int) int {
 	if p.where == nil {
 		return row
 	}
-	mask, err := eval.EvalRecord(p.src.mem, p.where, rec)
+	mask, err := eval.EvalRecord(mem, p.where, rec)
 	if err != nil {
 		return -1
 	}

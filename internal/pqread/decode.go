@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/colexpr/colexpr/internal/recycle"
 )
 
 // readChunk is the most rows one ReadBatch call asks for: the scratch
@@ -43,7 +45,7 @@ type readFn[T any] func(batchSize int64, values []T, defLvls, repLvls []int16) (
 // sliceOut is the output of one column of one batch while it is decoded.
 // Its buffers are released if decoding fails or panics.
 type sliceOut struct {
-	pool   *recycler
+	pool   *recycle.Allocator
 	n      int   // rows in the slice
 	first  int64 // the slice's first row in the row group, for messages
 	maxDef int16
@@ -73,7 +75,7 @@ func (o *sliceOut) release() {
 
 // alloc allocates the values buffer of nbytes.
 func (o *sliceOut) alloc(nbytes int) []byte {
-	o.values = o.pool.buffer(nbytes)
+	o.values = o.pool.Buffer(nbytes)
 	return o.values.Bytes()
 }
 
@@ -89,7 +91,7 @@ func (o *sliceOut) levels(off int, defs []int16, vr int) error {
 		return nil
 	}
 	if o.bits == nil {
-		o.valid = o.pool.buffer(int(bitutil.BytesForBits(int64(o.n))))
+		o.valid = o.pool.Buffer(int(bitutil.BytesForBits(int64(o.n))))
 		o.bits = o.valid.Bytes()
 		clear(o.bits)
 		bitutil.SetBitsTo(o.bits, 0, int64(off), true)

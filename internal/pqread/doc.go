@@ -112,9 +112,9 @@
 // buffers), not by the file's size. Files with encrypted columns are
 // decoded by one goroutine, since arrow-go's decryptors keep state.
 //
-// The output buffers come from Options.Mem through a recycler: the buffers
-// of a batch the caller releases are reused for a later batch rather than
-// freed, and so are the page buffers of pqread's own file reader, so a
+// The output buffers come from Options.Mem through a recycle.Allocator:
+// the buffers of a batch the caller releases are reused for a later batch
+// rather than freed, and so are the page buffers of pqread's own file reader, so a
 // long scan does not allocate and zero new memory for every batch or
 // column chunk. Close gives the unused buffers back to Mem; buffers of
 // batches released after Close go straight to Mem.

@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/colexpr/colexpr/internal/recycle"
 )
 
 // Decimal column chunks are decoded from their pages by pqread itself when
@@ -24,7 +26,7 @@ import (
 // FIXED_LEN_BYTE_ARRAY, PLAIN or dictionary encoded, with RLE levels.
 type pageChunk struct {
 	pr     file.PageReader
-	pool   *recycler
+	pool   *recycle.Allocator
 	phys   parquet.Type
 	width  int // bytes per plain value
 	maxDef int16
@@ -65,7 +67,7 @@ func pageDecodable(col *column, cm *metadata.ColumnChunkMetaData) bool {
 	return true
 }
 
-func newPageChunk(pr file.PageReader, col *column, pool *recycler) *pageChunk {
+func newPageChunk(pr file.PageReader, col *column, pool *recycle.Allocator) *pageChunk {
 	c := &pageChunk{pr: pr, pool: pool, phys: col.phys, width: col.width, maxDef: col.maxDef}
 	switch col.phys {
 	case parquet.Types.Int32:

@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/colexpr/colexpr/internal/recycle"
 )
 
 // DefaultBatchSize is the rows per batch when Options.BatchSize is not set.
@@ -79,7 +81,7 @@ type Reader struct {
 	inFlight  int // most batches dispatched and not yet returned
 	numRows   int64
 	process   func(arrow.RecordBatch, int64) (arrow.RecordBatch, error)
-	pool      *recycler
+	pool      *recycle.Allocator
 	ownPages  bool // pf is pqread's own: decode decimal pages with pageChunk
 
 	parent context.Context
@@ -270,7 +272,7 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 	// caller holds (up to three a column), and for the page buffers of the
 	// column chunks open (three a chunk; a chunk for each batch in flight
 	// at most).
-	r.pool = newRecycler(mem, 6*(r.inFlight+4)*max(len(cols), 1))
+	r.pool = recycle.New(mem, 6*(r.inFlight+4)*max(len(cols), 1), false)
 	if opt.Source != nil && !encrypted {
 		props := parquet.NewReaderProperties(r.pool)
 		props.BufferedStreamEnabled = true
@@ -581,5 +583,5 @@ func (r *Reader) Close() {
 	}
 	r.stop()
 	r.closed = true
-	r.pool.close()
+	r.pool.Close()
 }
