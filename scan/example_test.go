@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/scan"
+	"github.com/colexpr/colexpr/substrait"
 )
 
 // Scan the demo table: the rows of one ship date, as two computed columns.
@@ -72,4 +73,43 @@ func ExampleCompile_removedColumn() {
 	// Output:
 	// filter: true
 	// reads: [l_orderkey]
+}
+
+// A filter from another engine, as a Substrait ExtendedExpression: here
+// made by colexpr's own export, as `colexpr explain --substrait` does.
+func ExampleSubstraitExprs() {
+	src := scan.Demo(memory.NewGoAllocator(), 1000)
+	defer src.Close()
+	sch := src.Schema()
+	prog, err := sch.Compile("l_quantity < 2 AND l_shipmode = 'AIR'", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	msg, err := substrait.Export(prog.Bound(), sch.Scope())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	exprs, err := scan.SubstraitExprs(sch, msg, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan, err := scan.Compile(src, scan.Query{Where: &exprs[0], Select: []scan.Expr{{Text: "l_orderkey"}}}, scan.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rr, err := plan.Read(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer rr.Release()
+	for rr.Next() {
+		fmt.Println(rr.RecordBatch().Column(0))
+	}
+	// Output:
+	// [261 1825 2051 3844]
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -155,7 +156,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, usagef("%v", err)
+			return nil, usagef("%s", doubleDash(err.Error()))
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -166,6 +167,14 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 	return append(pos, rest...), nil
 }
+
+// flagNameRE matches a flag's name in package flag's messages ("flag
+// provided but not defined: -wher", "invalid value "x" for flag -limit").
+var flagNameRE = regexp.MustCompile(`(defined: |for flag |for |argument: )-([A-Za-z])`)
+
+// doubleDash spells flag names in package flag's messages with two dashes,
+// as the usage texts do: --limit, not -limit.
+func doubleDash(msg string) string { return flagNameRE.ReplaceAllString(msg, "$1--$2") }
 
 type discard struct{}
 
@@ -198,17 +207,10 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		if err != nil {
 			return err
 		}
-		progs, err := sub.compile(sch)
-		if err != nil {
-			return err
-		}
 		if sub.filter {
-			q.Where = &scan.Expr{Program: progs[0], What: sub.what(0)}
+			q.Where = &sub.exprs[0]
 		} else {
-			q.Select = nil
-			for i, p := range progs {
-				q.Select = append(q.Select, scan.Expr{Program: p, Name: sub.names[i], What: sub.what(i)})
-			}
+			q.Select = sub.exprs
 		}
 	}
 	plan, err := scan.Compile(src, q, opts)

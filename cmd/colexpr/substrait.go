@@ -86,8 +86,9 @@ func (w *wrapped) Unwrap() error { return w.err }
 type substraitFile struct {
 	path string
 	msg  *pb.ExtendedExpression
-	// names are the expressions' output names, in order.
-	names []string
+	// exprs are the message's expressions, compiled against the input's
+	// schema and named by their output names.
+	exprs []scan.Expr
 	// filter: the file holds the --where predicate (its one expression);
 	// otherwise it holds the select list.
 	filter bool
@@ -126,14 +127,17 @@ func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, ha
 		return nil, fmt.Errorf("--substrait %s: not a Substrait ExtendedExpression: %s", path, strings.TrimPrefix(err.Error(), "substrait: "))
 	}
 	f := &substraitFile{path: path, msg: msg}
-	exprs, err := f.importInto(s)
-	if err != nil {
-		return nil, err
+	if err := f.checkColumns(s); err != nil {
+		return nil, fmt.Errorf("--substrait %s: %w", f.path, err)
 	}
-	for _, e := range exprs {
-		f.names = append(f.names, e.Name)
+	if f.exprs, err = scan.SubstraitExprs(s, msg, nil); err != nil {
+		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
 	}
-	oneBool := len(exprs) == 1 && exprs[0].Expr.DType().IsBool()
+	for i := range f.exprs {
+		f.exprs[i].What = f.what(i)
+	}
+	exprs := f.exprs
+	oneBool := len(exprs) == 1 && exprs[0].Program.DType().IsBool()
 	switch {
 	case hasWhere:
 	case hasSelect:
@@ -144,9 +148,12 @@ func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, ha
 	default:
 		f.filter = oneBool
 	}
-	if !f.filter {
+	if f.filter {
+		f.exprs[0].What = f.what(0)
+	} else {
 		seen := map[string]int{}
-		for i, n := range f.names {
+		for i, e := range f.exprs {
+			n := e.Name
 			if j, dup := seen[n]; dup {
 				return nil, fmt.Errorf("--substrait %s: expressions %d and %d are both named %q; the output columns need distinct names", path, j+1, i+1, n)
 			}
@@ -158,10 +165,10 @@ func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, ha
 
 // describeExprs says what a message holds, for errors: "2 expressions
 // (a: i64, b: utf8)", "1 expression (x: i64)".
-func describeExprs(exprs []substrait.Named) string {
+func describeExprs(exprs []scan.Expr) string {
 	parts := make([]string, len(exprs))
 	for i, e := range exprs {
-		parts[i] = dtype.QuoteFieldName(e.Name) + ": " + e.Expr.DType().String()
+		parts[i] = dtype.QuoteFieldName(e.Name) + ": " + e.Program.DType().String()
 	}
 	if len(parts) > 5 {
 		parts = append(parts[:5], "…")
@@ -171,18 +178,6 @@ func describeExprs(exprs []substrait.Named) string {
 		noun = "expression"
 	}
 	return fmt.Sprintf("%d %s (%s)", len(exprs), noun, strings.Join(parts, ", "))
-}
-
-// importInto binds the file's expressions against s.
-func (f *substraitFile) importInto(s *colexpr.Schema) ([]substrait.Named, error) {
-	if err := f.checkColumns(s); err != nil {
-		return nil, fmt.Errorf("--substrait %s: %w", f.path, err)
-	}
-	exprs, err := substrait.Import(f.msg, s.Scope())
-	if err != nil {
-		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
-	}
-	return exprs, nil
 }
 
 // checkColumns finds the first column the file's expressions read that
@@ -232,20 +227,5 @@ func (f *substraitFile) what(i int) string {
 	if f.filter {
 		return "--substrait " + f.path + " (the filter)"
 	}
-	return fmt.Sprintf("--substrait %s expression %d (%s)", f.path, i+1, dtype.QuoteFieldName(f.names[i]))
-}
-
-// compile imports the file's expressions against s and optimizes them.
-func (f *substraitFile) compile(s *colexpr.Schema) ([]*colexpr.Program, error) {
-	exprs, err := f.importInto(s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*colexpr.Program, len(exprs))
-	for i, e := range exprs {
-		if out[i], err = s.CompileBound(e.Expr, nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.what(i), err)
-		}
-	}
-	return out, nil
+	return fmt.Sprintf("--substrait %s expression %d (%s)", f.path, i+1, dtype.QuoteFieldName(f.exprs[i].Name))
 }
