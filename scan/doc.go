@@ -38,9 +38,9 @@
 // reads their first column to count rows.
 //
 // An expression is given as text, as an unbound expr.Expr, or as a
-// colexpr.Program compiled against Source.Schema (package substrait's
-// Import gives bound trees, which Schema.CompileBound turns into
-// programs).
+// colexpr.Program compiled against Source.Schema. SubstraitExprs turns the
+// expressions of a Substrait ExtendedExpression (another engine's filter
+// or select list) into such programs.
 //
 // # Row-group pruning
 //
