@@ -253,7 +253,8 @@ var cliCases = []cliCase{
 	{name: "err_overflow_where", args: []string{"query", "--where", "big * 1000 > 0", "$DIR/fixture.arrows"}, exit: 1},
 	{name: "err_after_rows", args: []string{"query", "--format", "jsonl", "--batch-size", "2", "--threads", "1", "--select", "id, big * 1000 AS k", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_bad_cast", args: []string{"query", "--format", "csv", "--batch-size", "1", "--select", "CAST(name AS i64)", "$DIR/fixture.csv"}, exit: 1},
-	{name: "err_duplicate_names", args: []string{"query", "--select", "id, id", "$DIR/fixture.parquet"}, exit: 1},
+	// A name used twice is renamed, as DuckDB does.
+	{name: "duplicate_names", args: []string{"query", "--select", "id, id, name AS id, 1 AS id_1", "--limit", "2", "$DIR/fixture.parquet"}},
 
 	// Usage errors: exit status 2.
 	{name: "usage_no_command", args: nil, exit: 2},
@@ -263,6 +264,8 @@ var cliCases = []cliCase{
 	{name: "usage_two_files", args: []string{"query", "a.csv", "b.csv"}, exit: 2},
 	{name: "usage_explain_no_expr", args: []string{"explain"}, exit: 2},
 	{name: "usage_demo_no_out", args: []string{"demo", "--rows", "10"}, exit: 2},
+	{name: "usage_bad_limit", args: []string{"query", "--limit", "many"}, exit: 2},
+	{name: "usage_bool_flag_value", args: []string{"query", "--stats=maybe"}, exit: 2},
 	{name: "usage_bad_threads", args: []string{"query", "--threads", "0"}, exit: 2},
 	{name: "usage_demo_group_flags", args: []string{"demo", "--row-groups", "4", "--row-group-size", "100", "--out", "$DIR/x.parquet"}, exit: 2},
 	{name: "usage_demo_too_many_groups", args: []string{"demo", "--rows", "10", "--row-groups", "11", "--out", "$DIR/x.parquet"}, exit: 2},
@@ -271,6 +274,7 @@ var cliCases = []cliCase{
 	{name: "help_demo", args: []string{"help", "demo"}},
 	{name: "help_explain", args: []string{"explain", "--help"}},
 	{name: "help", args: []string{"help"}},
+	{name: "help_help", args: []string{"help", "help"}},
 	{name: "help_query", args: []string{"query", "-h"}},
 }
 

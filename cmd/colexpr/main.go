@@ -29,7 +29,9 @@
 // null) and prints the --select expressions for them. LIST is a
 // comma-separated list of expressions, each optionally followed by AS name;
 // commas inside parentheses, brackets, braces and quotes do not separate. A
-// column without AS is named by its expression as written. Without
+// column without AS is named by its expression as written. A name an
+// earlier column has is renamed as DuckDB does: the second a becomes a_1,
+// the third a_2 (skipping names the list uses elsewhere). Without
 // --select, every column of the input is printed.
 //
 // The query is compiled once against the file's schema; only the columns
@@ -296,6 +298,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
+			if args[1] == "help" {
+				fmt.Fprint(stdout, helpUsage)
+				return exitOK
+			}
 			if c := lookup(args[1]); c != nil {
 				fmt.Fprint(stdout, c.usage)
 				return exitOK
@@ -343,6 +349,13 @@ func lookup(name string) *command {
 	}
 	return nil
 }
+
+// helpUsage is what 'colexpr help help' prints.
+const helpUsage = `Usage: colexpr help [COMMAND]
+
+Without COMMAND, lists the commands; with one, prints its usage and flags
+(as 'colexpr COMMAND --help' does).
+`
 
 func mainUsage() string {
 	var b strings.Builder

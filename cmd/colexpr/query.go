@@ -28,6 +28,7 @@ the --select expressions; either can come from a Substrait file instead.
 
   --where EXPR        keep the rows where EXPR is true (not false or null)
   --select LIST       comma-separated expressions, each optionally "AS name";
+                      a name used twice is renamed (a, a_1, a_2, …);
                       default: every column
   --substrait FILE    read the filter or the select list from a Substrait
                       ExtendedExpression (protobuf JSON or binary, such as

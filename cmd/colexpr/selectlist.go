@@ -60,14 +60,36 @@ func splitList(list, what string) ([]selectItem, error) {
 		return nil, err
 	}
 	items = append(items, item)
-	seen := map[string]int{}
-	for i, it := range items {
-		if j, dup := seen[it.name]; dup {
-			return nil, fmt.Errorf("%s: items %d and %d are both named %q; name one with AS", what, j+1, i+1, it.name)
-		}
-		seen[it.name] = i
-	}
+	dedupeNames(items)
 	return items, nil
+}
+
+// dedupeNames renames items whose name an earlier item has, as DuckDB
+// does: the second a becomes a_1, the third a_2, skipping any name
+// another item already has. (scan.Compile, for library users, still
+// refuses two select items of one name: a program has no rule to rename
+// by, while a command line is typed by a person who wants the rows.)
+func dedupeNames(items []selectItem) {
+	taken := map[string]bool{}
+	for _, it := range items {
+		taken[it.name] = true
+	}
+	seen := map[string]bool{}
+	for i, it := range items {
+		if !seen[it.name] {
+			seen[it.name] = true
+			continue
+		}
+		for k := 1; ; k++ {
+			name := fmt.Sprintf("%s_%d", it.name, k)
+			if !taken[name] {
+				items[i].name = name
+				taken[name] = true
+				seen[name] = true
+				break
+			}
+		}
+	}
 }
 
 // itemWhat names item i of a list in messages: whole when the list has

@@ -44,8 +44,10 @@ func TestSplitSelect(t *testing.T) {
 		{list: "a)", err: `--select: unbalanced ')' at column 2`},
 		{list: "(a]", err: `--select: unbalanced ']' at column 3`},
 		{list: "'abc", err: "--select: unterminated ' quote starting at column 1"},
-		{list: "a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
-		{list: "b AS a, a", err: `--select: items 1 and 2 are both named "a"; name one with AS`},
+		// A name used again is renamed, as DuckDB does: a, a_1, a_2, …
+		{list: "a, a", want: []selectItem{{"a", "a"}, {"a", "a_1"}}},
+		{list: "b AS a, a", want: []selectItem{{"b", "a"}, {"a", "a_1"}}},
+		{list: "a, a, a_1, a", want: []selectItem{{"a", "a"}, {"a", "a_2"}, {"a_1", "a_1"}, {"a", "a_3"}}},
 		{list: "AS x", err: "--select: item 1 has a name (x) but no expression"},
 		{list: "", err: "--select: the list is empty"},
 		{list: " \t", err: "--select: the list is empty"},
