@@ -19,6 +19,11 @@ import (
 // input order. A batch takes a token when it is read and gives it back
 // when its result is handed out, so at most 2 × Threads batches are in
 // flight and memory is bounded by the batch size, whatever the file's size.
+//
+// A reader that decodes on goroutines of its own (flat Parquet columns,
+// package pqread) filters and projects each batch on the goroutine that
+// decoded it, while it is in the cache (scanSpec.process); Next then takes
+// its results in order, and the pipeline's goroutines are not started.
 
 // ErrInternal marks an error that is a bug in colexpr (a panic caught in a
 // worker): errors.Is(err, scan.ErrInternal).
