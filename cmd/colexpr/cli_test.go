@@ -150,6 +150,12 @@ var cliCases = []cliCase{
 	{name: "output_table", args: []string{"query", "$DIR/fixture.parquet"}},
 	{name: "output_csv", args: []string{"query", "--format", "csv", "$DIR/fixture.parquet"}},
 	{name: "output_jsonl", args: []string{"query", "--format=jsonl", "--where", "id >= 2", "--select", "id, price, price * 2 AS double, name", "$DIR/fixture.parquet"}},
+	// Printed as DuckDB prints them: a null of type null as any null,
+	// binary as \x00\xFF (base64 in JSON), a timestamp without a zone
+	// without a Z.
+	{name: "output_duckdb_csv", args: []string{"query", "--format", "csv", "--limit", "1", "--select", duckdbSelect, "$DIR/fixture.parquet"}},
+	{name: "output_duckdb_table", args: []string{"query", "--limit", "1", "--select", duckdbSelect, "$DIR/fixture.parquet"}},
+	{name: "output_duckdb_jsonl", args: []string{"query", "--format", "jsonl", "--limit", "1", "--select", duckdbSelect, "$DIR/fixture.parquet"}},
 	{name: "output_arrow", args: []string{"query", "--format", "arrow", "--select", "id, tags, pt", "$DIR/fixture.arrow"}, arrowOut: true},
 
 	// Filtering, projecting, limits.
@@ -277,6 +283,9 @@ var cliCases = []cliCase{
 	{name: "help_help", args: []string{"help", "help"}},
 	{name: "help_query", args: []string{"query", "-h"}},
 }
+
+// duckdbSelect is a select list of values whose printing follows DuckDB's.
+const duckdbSelect = "null AS n, CAST(null AS i64) AS i, x'00ff415c27' AS b, TIMESTAMP '1995-01-01 12:00:00' AS t, TIMESTAMP '1995-01-01 12:00:00.25' AS f, ts, local, bin"
 
 func TestCLI(t *testing.T) {
 	bin := colexprBinary(t)

@@ -70,14 +70,21 @@
 //	jsonl  one JSON object per row, keys in select order: integers and floats
 //	       as numbers (NaN and infinities as the strings "NaN", "Infinity",
 //	       "-Infinity"), decimals as strings ("0.05"), dates as "YYYY-MM-DD",
-//	       times as "HH:MM:SS[.fraction]", timestamps as RFC 3339 (in their
-//	       time zone, or UTC with Z when they have none), binary as base64,
-//	       lists as arrays, structs as objects, null as null
+//	       times as "HH:MM:SS[.fraction]", timestamps as "YYYY-MM-DD
+//	       HH:MM:SS[.fraction]" — one without a time zone with no offset
+//	       (it is a wall-clock reading, not UTC), one with a zone in that
+//	       zone and with its offset, +02 or +05:30, as DuckDB prints
+//	       TIMESTAMP and TIMESTAMPTZ — binary as base64 (JSON strings hold
+//	       text; base64 is what JSON tools decode), lists as arrays,
+//	       structs as objects, null as null
 //	arrow  an Arrow IPC stream
 //
 // In table and csv output, values are written as in jsonl but without JSON
-// quoting; lists and structs are written as JSON text. A table shows null
-// as NULL, right-aligns numbers, and escapes control characters in text
+// quoting, except binary, written as DuckDB writes a BLOB: printable ASCII
+// as it is, other bytes (and \, ' and ") as \xHH, so x'00ff41' is
+// \x00\xFFA. Lists and structs are written as JSON text. A null, of any
+// type (the type null included), is NULL in a table and an empty field in
+// CSV. A table right-aligns numbers, and escapes control characters in text
 // (\n, \t, \x01) so that each row stays on one line; CSV writes null as an
 // empty field, like the empty string, and text as it is (quoted when it
 // holds a comma, a quote or a line break).

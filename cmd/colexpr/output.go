@@ -168,7 +168,7 @@ func (s *csvSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	for i := 0; i < n; i++ {
 		scratch = scratch[:0]
 		for j, cell := range cells {
-			if !rec.Column(j).IsNull(i) {
+			if !isNullAt(rec.Column(j), i) {
 				scratch = cell(scratch, i)
 			}
 			offs[j+1] = len(scratch)
@@ -295,7 +295,7 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	var scratch []byte
 	for i := 0; i < n; i++ {
 		for j, cell := range cells {
-			if rec.Column(j).IsNull(i) {
+			if isNullAt(rec.Column(j), i) {
 				c.null[i*ncol+j] = true
 			} else {
 				scratch = cell(scratch[:0], i)

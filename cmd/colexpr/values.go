@@ -51,6 +51,8 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 	}
 	switch a := arr.(type) {
 	case *array.Null:
+		// Only JSON calls this: the text formats see every row as null
+		// (isNullAt), however the array stores it.
 		return func(b []byte, _ int) []byte { return append(b, "null"...) }
 	case *array.Boolean:
 		return func(b []byte, i int) []byte { return strconv.AppendBool(b, a.Value(i)) }
@@ -91,11 +93,11 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 	case *array.LargeString:
 		return func(b []byte, i int) []byte { return str(b, a.Value(i)) }
 	case *array.Binary:
-		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+		return func(b []byte, i int) []byte { return appendBinary(b, a.Value(i), asJSON) }
 	case *array.LargeBinary:
-		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+		return func(b []byte, i int) []byte { return appendBinary(b, a.Value(i), asJSON) }
 	case *array.FixedSizeBinary:
-		return func(b []byte, i int) []byte { return appendBase64(b, a.Value(i), asJSON) }
+		return func(b []byte, i int) []byte { return appendBinary(b, a.Value(i), asJSON) }
 	case *array.Date32:
 		return func(b []byte, i int) []byte {
 			return quoted(b, asJSON, func(b []byte) []byte {
@@ -120,15 +122,30 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 		}
 	case *array.Timestamp:
 		tt := a.DataType().(*arrow.TimestampType)
-		loc := time.UTC
-		if tt.TimeZone != "" {
-			if l, err := tt.GetZone(); err == nil && l != nil {
-				loc = l
+		// A timestamp without a zone is a wall-clock reading: printed
+		// without an offset, as DuckDB prints TIMESTAMP, rather than with a
+		// Z that would claim UTC. One with a zone is printed in it, with
+		// its offset.
+		// its offset, in hours (+02) unless it has minutes (+05:30), as
+		// DuckDB prints TIMESTAMPTZ.
+		if tt.TimeZone == "" {
+			return func(b []byte, i int) []byte {
+				return quoted(b, asJSON, func(b []byte) []byte {
+					return a.Value(i).ToTime(tt.Unit).AppendFormat(b, timestampLayout)
+				})
 			}
+		}
+		loc := time.UTC
+		if l, err := tt.GetZone(); err == nil && l != nil {
+			loc = l
 		}
 		return func(b []byte, i int) []byte {
 			return quoted(b, asJSON, func(b []byte) []byte {
-				return a.Value(i).ToTime(tt.Unit).In(loc).AppendFormat(b, time.RFC3339Nano)
+				t := a.Value(i).ToTime(tt.Unit).In(loc)
+				if _, off := t.Zone(); off%3600 == 0 {
+					return t.AppendFormat(b, timestampLayout+"-07")
+				}
+				return t.AppendFormat(b, timestampLayout+"-07:00")
 			})
 		}
 	case array.ListLike:
@@ -258,13 +275,39 @@ func appendTimeOfDay(b []byte, v int64, unit arrow.TimeUnit) []byte {
 	return t.AppendFormat(b, "15:04:05.999999999")
 }
 
-func appendBase64(b []byte, v []byte, asJSON bool) []byte {
+// timestampLayout is how timestamps are written: a space between date and
+// time, and a fraction only when there is one.
+const timestampLayout = "2006-01-02 15:04:05.999999999"
+
+// appendBinary writes v as base64 in JSON (a JSON string holds text, and
+// base64 is what JSON tools decode), and as DuckDB writes a BLOB elsewhere:
+// printable ASCII as it is, other bytes — and \, ' and " — as \xHH.
+func appendBinary(b []byte, v []byte, asJSON bool) []byte {
 	if !asJSON {
-		return base64.StdEncoding.AppendEncode(b, v)
+		return appendBlob(b, v)
 	}
 	b = append(b, '"')
 	b = base64.StdEncoding.AppendEncode(b, v)
 	return append(b, '"')
+}
+
+// appendBlob writes v as DuckDB casts a BLOB to text: x'00ff41' is \x00\xFFA.
+func appendBlob(b []byte, v []byte) []byte {
+	const upperHex = "0123456789ABCDEF"
+	for _, c := range v {
+		if c >= 0x20 && c < 0x7f && c != '\\' && c != '\'' && c != '"' {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '\\', 'x', upperHex[c>>4], upperHex[c&0xf])
+	}
+	return b
+}
+
+// isNullAt reports whether row i of arr is null; every row of an array of
+// type null is, whether or not it has a validity bitmap.
+func isNullAt(arr arrow.Array, i int) bool {
+	return arr.DataType().ID() == arrow.NULL || arr.IsNull(i)
 }
 
 const hexDigits = "0123456789abcdef"
