@@ -63,9 +63,15 @@
 //
 // Output formats:
 //
-//	table  aligned columns for a terminal; values longer than 40 characters are
-//	       cut with …; column widths come from the first 1024 rows, and a later
-//	       wider value is cut to its column's width; a row count ends the table
+//	table  aligned columns for a terminal, as DuckDB's box renderer draws
+//	       them: widths count display cells (a CJK character or an emoji
+//	       takes two, a combining accent none); a value wider than 40 cells
+//	       is cut, ending in …; column widths come from the first 1024 rows
+//	       (the rows before them are held back, later ones stream), and a
+//	       later wider value is cut to its column's width the same way. A
+//	       row count ends the table and, when a value was cut, a line says
+//	       how many were (never silently): --format csv or jsonl prints
+//	       every value whole
 //	csv    RFC 4180, a header row, null as an empty field
 //	jsonl  one JSON object per row, keys in select order: integers and floats
 //	       as numbers (NaN and infinities as the strings "NaN", "Infinity",
@@ -223,6 +229,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/colexpr/colexpr/scan"
 )
 
@@ -376,12 +384,9 @@ func mainUsage() string {
 	return b.String()
 }
 
-// isTerminal reports whether w is a character device, such as a terminal.
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

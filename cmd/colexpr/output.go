@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/mattn/go-runewidth"
 )
 
 // The writers. A query's result batches are encoded by the workers that
@@ -235,12 +236,24 @@ func (s *arrowSink) written() int64 { return s.rowN }
 
 // Table.
 
-// maxCell is the widest a table cell gets, in characters.
+// maxCell is the widest a table cell gets, in display cells.
 const maxCell = 40
 
 // widthRows is how many rows the table's column widths are taken from.
 const widthRows = 1024
 
+// cellWidth measures text in display cells (terminal columns): a CJK
+// character or an emoji takes two, a combining mark none. It is fixed,
+// not taken from the locale, so a table looks the same everywhere: East
+// Asian ambiguous characters count as one cell, as in most terminals.
+var cellWidth = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+// tableSink prints aligned columns. It holds the first widthRows rows back
+// to size the columns by, as DuckDB's box renderer sizes them by the rows it
+// shows, then streams: a later value wider than its column is cut to fit
+// and ends in …, like a value wider than maxCell. Nothing is cut silently:
+// the footer says how many cells were cut, and that csv and jsonl print
+// them whole.
 type tableSink struct {
 	w       io.Writer
 	names   []string
@@ -249,16 +262,19 @@ type tableSink struct {
 	pending []*tableChunk
 	held    int // rows in pending
 	rowN    int64
+	cutN    int64 // cells cut to fit, header included
 	buf     []byte
 }
 
 // tableChunk holds the cells of a batch, row by row: cell k of the chunk
-// is data[offs[k]:offs[k+1]], null cells are marked.
+// is data[offs[k]:offs[k+1]], null cells are marked, and so are the cells
+// cut to maxCell.
 type tableChunk struct {
 	n, cols int
 	data    []byte
 	offs    []int
 	null    []bool
+	cut     []bool
 	// keep is the number of rows of this chunk to print (for held chunks).
 	keep int
 }
@@ -291,15 +307,16 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 		cells[j] = textCell(rec.Column(j))
 	}
 	n := int(rec.NumRows())
-	c := &tableChunk{n: n, cols: ncol, offs: make([]int, 1, n*ncol+1), null: make([]bool, n*ncol)}
+	c := &tableChunk{n: n, cols: ncol, offs: make([]int, 1, n*ncol+1), null: make([]bool, n*ncol), cut: make([]bool, n*ncol)}
 	var scratch []byte
 	for i := 0; i < n; i++ {
 		for j, cell := range cells {
+			k := i*ncol + j
 			if isNullAt(rec.Column(j), i) {
-				c.null[i*ncol+j] = true
+				c.null[k] = true
 			} else {
 				scratch = cell(scratch[:0], i)
-				c.data = appendCell(c.data, scratch, maxCell)
+				c.data, c.cut[k] = appendCell(c.data, scratch, maxCell)
 			}
 			c.offs = append(c.offs, len(c.data))
 		}
@@ -309,10 +326,11 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 
 // appendCell appends v made fit for one line of a table: control
 // characters escaped (\n, \t, \x01), invalid UTF-8 replaced, and cut to
-// at most max characters, the last one … when it is cut.
-func appendCell(b, v []byte, max int) []byte {
+// at most max display cells, the last one … when it is cut (which it
+// reports).
+func appendCell(b, v []byte, max int) ([]byte, bool) {
 	if len(v) <= max && printableASCII(v) {
-		return append(b, v...)
+		return append(b, v...), false
 	}
 	start := len(b)
 	for len(v) > 0 {
@@ -333,15 +351,28 @@ func appendCell(b, v []byte, max int) []byte {
 		}
 		v = v[size:]
 	}
-	if utf8.RuneCount(b[start:]) <= max {
-		return b
+	return fitCell(b, start, max)
+}
+
+// fitCell cuts b[start:] to at most max display cells, ending in … when it
+// is cut.
+func fitCell(b []byte, start, max int) ([]byte, bool) {
+	cell := unsafe.String(unsafe.SliceData(b[start:]), len(b)-start)
+	if width(cell) <= max {
+		return b, false
 	}
-	cut := start
-	for k := 0; k < max-1; k++ {
-		_, size := utf8.DecodeRune(b[cut:])
-		cut += size
+	// Whole characters (grapheme clusters: an emoji with its modifiers, a
+	// letter with its accents) up to max-1 cells, then ….
+	cut := cellWidth.Truncate(cell, max, "…")
+	return append(b[:start], cut...), true
+}
+
+// width is the display width of a table cell.
+func width(s string) int {
+	if printableASCII(unsafe.Slice(unsafe.StringData(s), len(s))) {
+		return len(s)
 	}
-	return append(b[:cut], "…"...)
+	return cellWidth.StringWidth(s)
 }
 
 // printableASCII reports whether v is all printable ASCII: one byte per
@@ -373,7 +404,7 @@ func (s *tableSink) write(c chunk, n int) error {
 func (s *tableSink) flushPending() error {
 	s.widths = make([]int, len(s.names))
 	for j, name := range s.names {
-		s.widths[j] = min(utf8.RuneCountInString(name), maxCell)
+		s.widths[j] = min(width(name), maxCell)
 		if s.widths[j] < 4 {
 			s.widths[j] = 4 // room for NULL
 		}
@@ -382,7 +413,7 @@ func (s *tableSink) flushPending() error {
 		for i := 0; i < tc.keep; i++ {
 			for j := 0; j < tc.cols; j++ {
 				k := i*tc.cols + j
-				s.widths[j] = max(s.widths[j], utf8.RuneCount(tc.data[tc.offs[k]:tc.offs[k+1]]))
+				s.widths[j] = max(s.widths[j], width(string(tc.data[tc.offs[k]:tc.offs[k+1]])))
 			}
 		}
 	}
@@ -392,8 +423,11 @@ func (s *tableSink) flushPending() error {
 			b = append(b, '|')
 		}
 		b = append(b, ' ')
-		cut := appendCell(nil, []byte(name), s.widths[j])
-		b = pad(b, cut, s.widths[j], false)
+		cell, cut := appendCell(nil, []byte(name), s.widths[j])
+		if cut {
+			s.cutN++
+		}
+		b = pad(b, cell, s.widths[j], false)
 		b = append(b, ' ')
 	}
 	b = trimRight(b)
@@ -421,6 +455,7 @@ func (s *tableSink) flushPending() error {
 
 func (s *tableSink) print(tc *tableChunk) error {
 	b := s.buf[:0]
+	var fit []byte
 	for i := 0; i < tc.keep; i++ {
 		for j := 0; j < tc.cols; j++ {
 			if j > 0 {
@@ -429,11 +464,17 @@ func (s *tableSink) print(tc *tableChunk) error {
 			b = append(b, ' ')
 			k := i*tc.cols + j
 			v := tc.data[tc.offs[k]:tc.offs[k+1]]
+			cut := tc.cut[k]
 			if tc.null[k] {
 				v = []byte("NULL")
+			} else if len(v) > s.widths[j] && width(string(v)) > s.widths[j] {
+				// Wider than the rows the widths came from.
+				fit = append(fit[:0], v...)
+				fit, _ = fitCell(fit, 0, s.widths[j])
+				v, cut = fit, true
 			}
-			if utf8.RuneCount(v) > s.widths[j] {
-				v = appendCell(nil, v, s.widths[j])
+			if cut {
+				s.cutN++
 			}
 			b = pad(b, v, s.widths[j], s.right[j])
 			b = append(b, ' ')
@@ -447,8 +488,8 @@ func (s *tableSink) print(tc *tableChunk) error {
 	return err
 }
 
-func pad(b, v []byte, width int, right bool) []byte {
-	n := width - utf8.RuneCount(v)
+func pad(b, v []byte, w int, right bool) []byte {
+	n := w - width(string(v))
 	if right {
 		for ; n > 0; n-- {
 			b = append(b, ' ')
@@ -479,7 +520,15 @@ func (s *tableSink) finish() error {
 	if s.rowN == 1 {
 		word = "row"
 	}
-	_, err := fmt.Fprintf(s.w, "(%s %s)\n", thousands(s.rowN), word)
+	footer := fmt.Sprintf("(%s %s)\n", thousands(s.rowN), word)
+	if s.cutN > 0 {
+		cells := "cells were"
+		if s.cutN == 1 {
+			cells = "cell was"
+		}
+		footer += fmt.Sprintf("(%s %s cut to fit, ending in …; --format csv or jsonl prints every value whole)\n", thousands(s.cutN), cells)
+	}
+	_, err := io.WriteString(s.w, footer)
 	return err
 }
 

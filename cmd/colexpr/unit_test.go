@@ -166,10 +166,23 @@ func TestAppendCell(t *testing.T) {
 		{"ünïcødé", 5, "ünïc…"},
 		{"a\nbcd", 4, `a\n…`},
 		{"bad\xffbyte", 40, "bad\uFFFDbyte"},
+		// Display cells, not characters: CJK and emoji take two.
+		{"日本語", 6, "日本語"},
+		{"日本語テキスト", 6, "日本…"},
+		{"ab日本", 4, "ab…"},
+		{"👍🏽👍🏽👍🏽", 5, "👍🏽👍🏽…"},
+		{"e\u0301e\u0301e\u0301e\u0301", 3, "e\u0301e\u0301…"},
 	}
 	for _, c := range cases {
-		if got := string(appendCell(nil, []byte(c.in), c.max)); got != c.want {
+		got, cut := appendCell(nil, []byte(c.in), c.max)
+		if string(got) != c.want {
 			t.Errorf("appendCell(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+		if wantCut := strings.HasSuffix(c.want, "…"); cut != wantCut {
+			t.Errorf("appendCell(%q, %d) reports cut %v, want %v", c.in, c.max, cut, wantCut)
+		}
+		if w := width(string(got)); w > c.max {
+			t.Errorf("appendCell(%q, %d) = %q is %d cells wide", c.in, c.max, got, w)
 		}
 	}
 }
@@ -394,15 +407,62 @@ func TestTableWidths(t *testing.T) {
 		5:              "    3 | NULL",
 		widthRows + 2:  " 1024 | a m…",
 		widthRows + 4:  " 1026 | a m…",
-		len(lines) - 1: "(1,027 rows)",
+		len(lines) - 2: "(1,027 rows)",
+		// A later value cut to its column's width is never cut silently.
+		len(lines) - 1: "(2 cells were cut to fit, ending in …; --format csv or jsonl prints every value whole)",
 	}
 	for i, w := range want {
 		if lines[i] != w {
 			t.Errorf("line %d is %q, want %q", i, lines[i], w)
 		}
 	}
-	if len(lines) != widthRows+3+3 {
-		t.Errorf("%d lines, want %d", len(lines), widthRows+6)
+	if len(lines) != widthRows+3+4 {
+		t.Errorf("%d lines, want %d", len(lines), widthRows+7)
+	}
+}
+
+// TestTableDisplayWidths checks that columns of CJK text and emoji line up:
+// widths count display cells, not characters.
+func TestTableDisplayWidths(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "名前", Type: arrow.BinaryTypes.String},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	sb := array.NewStringBuilder(mem)
+	defer sb.Release()
+	sb.AppendValues([]string{"日本語", "ascii", "👍🏽 ok", "e\u0301te\u0301"}, nil)
+	nb := array.NewInt64Builder(mem)
+	defer nb.Release()
+	nb.AppendValues([]int64{1, 22, 333, 4}, nil)
+	str, n := sb.NewArray(), nb.NewArray()
+	defer str.Release()
+	defer n.Release()
+	rec := array.NewRecordBatch(sc, []arrow.Array{str, n}, 4)
+	defer rec.Release()
+	var out bytes.Buffer
+	sink := newTableSink(&out, sc)
+	c, err := sink.encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.write(c, c.rows()); err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.finish(); err != nil {
+		t.Fatal(err)
+	}
+	want := ` 名前   | n
+--------+------
+ 日本語 |    1
+ ascii  |   22
+ 👍🏽 ok  |  333
+ été    |    4
+(4 rows)
+`
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
 
@@ -424,5 +484,21 @@ func TestInternalErrors(t *testing.T) {
 		if !strings.Contains(stderr.String(), "internal error (a bug, please report it): kaput") {
 			t.Errorf("%s: stderr %q does not report an internal error", name, stderr.String())
 		}
+	}
+}
+
+// TestIsTerminal checks that /dev/null, a character device, is not taken
+// for a terminal (the progress bar would be drawn into it).
+func TestIsTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+	if isTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is taken for a terminal")
 	}
 }
