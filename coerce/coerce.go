@@ -122,6 +122,12 @@ func (w *walker) leaf(e expr.Expr) (arg, error) {
 }
 
 func (w *walker) walk(e expr.Expr) (arg, error) {
+	if len(w.path) >= expr.MaxDepth {
+		// The walk recurses: refuse what binding would refuse, before the
+		// stack runs out. The path is MaxDepth segments long: shorten it.
+		return arg{}, &expr.BindError{Path: expr.Shorten(w.where()), Node: expr.Shorten(expr.Format(e)),
+			Err: fmt.Errorf("%w (more than %d levels)", expr.ErrTooDeep, expr.MaxDepth)}
+	}
 	c, ok := e.(*expr.Call)
 	if ok && c.Fn == nil {
 		// Not something the parser makes; the printer cannot show it.

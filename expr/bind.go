@@ -61,7 +61,8 @@ func Bind(e Expr, scope Scope) (*Bound, error) {
 }
 
 type binder struct {
-	path []string
+	path  []string
+	depth int // the nesting of the node being bound
 }
 
 func (b *binder) fail(e Expr, err error) error {
@@ -86,6 +87,12 @@ func Shorten(s string) string {
 }
 
 func (b *binder) bind(e Expr, scope Scope) (*Bound, error) {
+	b.depth++
+	defer func() { b.depth-- }()
+	if b.depth > MaxDepth {
+		// The path is MaxDepth segments long: keep the message readable.
+		return nil, &BindError{Path: Shorten(strings.Join(b.path, ".")), Node: Shorten(Format(e)), Err: tooDeep()}
+	}
 	switch n := e.(type) {
 	case *Root:
 		return NewRoot(scope.root), nil
@@ -184,5 +191,5 @@ func (b *binder) call(c *Call, scope Scope) (*Bound, error) {
 		}
 		return nil, b.fail(c, typeError{err})
 	}
-	return &Bound{kind: KindCall, fn: c.Fn, id: c.Fn.ID(), args: args, dt: t}, nil
+	return &Bound{kind: KindCall, fn: c.Fn, id: c.Fn.ID(), args: args, dt: t, depth: depthOf(args)}, nil
 }

@@ -35,6 +35,7 @@ type Bound struct {
 	params []string
 	ptypes []dtype.DType
 	dt     dtype.DType
+	depth  int32 // levels from this node down to its deepest leaf; a leaf is 1
 }
 
 // Kind is the node kind.
@@ -65,6 +66,22 @@ func (b *Bound) Body() *Bound { return b.args[0] }
 // DType is the node's type.
 func (b *Bound) DType() dtype.DType { return b.dt }
 
+// Depth is the number of levels from b down to its deepest leaf (a leaf is
+// 1). It is recorded when the node is made, so asking costs nothing; no
+// Bound tree is deeper than MaxDepth (+1 for a lambda on top).
+func (b *Bound) Depth() int { return int(b.depth) }
+
+// depthOf is 1 + the depth of the deepest of args.
+func depthOf(args []*Bound) int32 {
+	var d int32
+	for _, a := range args {
+		if a != nil && a.depth > d {
+			d = a.depth
+		}
+	}
+	return d + 1
+}
+
 // IsCall reports whether b calls the function with the given id.
 func (b *Bound) IsCall(id string) bool { return b.kind == KindCall && b.id == id }
 
@@ -82,29 +99,36 @@ func (b *Bound) Literal() (s scalar.Scalar, ok bool) {
 }
 
 // NewRoot is the root node of type t.
-func NewRoot(t dtype.DType) *Bound { return &Bound{kind: KindRoot, dt: t} }
+func NewRoot(t dtype.DType) *Bound { return &Bound{kind: KindRoot, dt: t, depth: 1} }
 
 // NewVar is the variable name of type t.
-func NewVar(name string, t dtype.DType) *Bound { return &Bound{kind: KindVar, name: name, dt: t} }
+func NewVar(name string, t dtype.DType) *Bound {
+	return &Bound{kind: KindVar, name: name, dt: t, depth: 1}
+}
 
 // NewLiteral is the typed literal s.
 func NewLiteral(s scalar.Scalar) *Bound {
-	return &Bound{kind: KindCall, fn: fn.Literal(s), id: "literal", dt: s.DType()}
+	return &Bound{kind: KindCall, fn: fn.Literal(s), id: "literal", dt: s.DType(), depth: 1}
 }
 
 // NewLambda is a lambda with typed parameters and a bound body.
 func NewLambda(params []string, types []dtype.DType, body *Bound) *Bound {
-	return &Bound{kind: KindLambda, params: params, ptypes: types, args: []*Bound{body}, dt: body.dt}
+	return &Bound{kind: KindLambda, params: params, ptypes: types, args: []*Bound{body}, dt: body.dt, depth: body.depth + 1}
 }
 
 // NewCall types f applied to bound args and returns the call node, or the
-// typing error.
+// typing error. A call deeper than MaxDepth is an error wrapping
+// ErrTooDeep.
 //
 // The dtypes handed to f.ReturnType are scratch space that NewCall reuses
 // once ReturnType returns: a Function must not keep its argument slice.
 func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err := fn.CheckArity(f, len(args)); err != nil {
 		return nil, err
+	}
+	depth := depthOf(args)
+	if depth > MaxDepth {
+		return nil, tooDeep()
 	}
 	// A long argument list (an IN list) borrows its dtypes slice from a
 	// pool: the slice escapes through the interface call, and allocating
@@ -130,7 +154,7 @@ func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t}, nil
+	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t, depth: depth}, nil
 }
 
 // Argument counts above pooledTypesMin take their dtypes slice from
@@ -202,7 +226,11 @@ func (b *Bound) WithArgsSameTypes(args []*Bound) (*Bound, error) {
 	if same {
 		return b, nil
 	}
-	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt}, nil
+	depth := depthOf(args)
+	if depth > MaxDepth {
+		return nil, tooDeep()
+	}
+	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt, depth: depth}, nil
 }
 
 func (k Kind) String() string {

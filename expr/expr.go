@@ -17,6 +17,10 @@
 //
 // String prints the canonical text form, which the parse package reads back
 // into an equal tree (untyped literals aside: see the parse package doc).
+//
+// No stage works on a tree deeper than MaxDepth levels: Bind refuses one,
+// and so do NewCall and the other constructors of Bound nodes, with an
+// error wrapping ErrTooDeep, so that no walk can exhaust the stack.
 package expr
 
 import (

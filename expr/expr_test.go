@@ -87,16 +87,27 @@ func TestScopeShadowing(t *testing.T) {
 	}
 }
 
-// TestBindDeepChain binds a 100 000-deep left chain a + a + … + a.
+// TestBindDeepChain binds a left chain a + a + … + a as deep as MaxDepth
+// allows (n-1 adds over $.a: n+1 levels), and refuses one a term longer.
 func TestBindDeepChain(t *testing.T) {
-	const n = 100000
+	const n = expr.MaxDepth - 1
 	var e expr.Expr = expr.Col("a")
 	for i := 1; i < n; i++ {
 		e = expr.Add(e, expr.Col("a"))
 	}
-	b, err := expr.Bind(e, expr.ScopeOf(mustType(t, "struct<a: i32?>")))
+	if d := expr.Depth(e); d != expr.MaxDepth {
+		t.Fatalf("Depth %d, want %d", d, expr.MaxDepth)
+	}
+	scope := expr.ScopeOf(mustType(t, "struct<a: i32?>"))
+	if _, err := expr.Bind(expr.Add(e, expr.Col("a")), scope); !errors.Is(err, expr.ErrTooDeep) {
+		t.Errorf("one level deeper: got %v, want ErrTooDeep", err)
+	}
+	b, err := expr.Bind(e, scope)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.Depth() != expr.MaxDepth {
+		t.Errorf("bound Depth %d, want %d", b.Depth(), expr.MaxDepth)
 	}
 	if want := dtype.Primitive(dtype.I32, true); !b.DType().Equal(want) {
 		t.Errorf("dtype %s, want %s", b.DType(), want)

@@ -29,6 +29,10 @@ const (
 // with two arguments, a pack with fewer values than names) print in call
 // syntax, id(args…); for functions with options (get_item, cast, pack, …)
 // that form does not parse back, but Format never fails.
+//
+// Format recurses, so that it never exhausts the stack it prints a tree
+// deeper than MaxDepth (which no stage accepts) with the subtrees below
+// that depth written as `…`.
 func Format(e Expr) string {
 	var p printer
 	p.expr(e, precLambda)
@@ -38,6 +42,7 @@ func Format(e Expr) string {
 type printer struct {
 	b      buffer
 	params []string // lambda parameters in scope, innermost last
+	depth  int      // the nesting of the node being printed
 }
 
 // buffer is a byte buffer with the strings.Builder methods the printer
@@ -156,6 +161,12 @@ func literalText(l fn.LiteralFn) string {
 
 // expr prints e, in parentheses when it binds looser than min.
 func (p *printer) expr(e Expr, min int) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > MaxDepth {
+		p.b.WriteString("…")
+		return
+	}
 	if precedence(e) < min {
 		p.b.WriteByte('(')
 		p.node(e)

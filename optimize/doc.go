@@ -14,9 +14,9 @@
 // One call of Optimize is one run over the tree, bottom-up: a rule sees a
 // node whose children are already optimized. The run is iterative, with an
 // explicit stack of frames (the path from the top of the tree to the node
-// being worked on) and a stack of results, so a 100 000-deep tree neither
-// overflows the Go stack nor slows down: the time is linear in the size of
-// the tree.
+// being worked on) and a stack of results, so a tree as deep as
+// expr.MaxDepth allows neither overflows the Go stack nor slows down: the
+// time is linear in the size of the tree.
 //
 // A parent is rebuilt only when one of its children changed, with
 // expr.Bound.WithArgs, which retypes that one node; nothing is bound again.

@@ -79,10 +79,12 @@
 //	  a + b +
 //	          ^
 //
-// Nesting (parentheses, calls, lambdas, CASE) is capped at DefaultMaxDepth
-// levels so hostile input cannot exhaust the stack; long chains such as
-// `a + a + … + a` and runs of NOT or minus are read in loops and are not
-// limited.
+// Nesting (parentheses, calls, lambdas, CASE, and each prefix or postfix
+// operator: NOT, -, .field, ::type) is capped at DefaultMaxDepth levels so
+// hostile input cannot exhaust the stack of this or any later stage; the
+// error wraps expr.ErrTooDeep. Long chains such as `a + a + … + a` are read
+// in loops and not limited here; the tree they make is limited to
+// expr.MaxDepth levels, which Bind enforces.
 //
 // # Canonical form
 //

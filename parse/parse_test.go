@@ -393,10 +393,12 @@ func TestLongLineError(t *testing.T) {
 	}
 }
 
-// TestDeep checks that deep nesting gives an error, never a crash, and that
-// long chains parse without limit.
+// TestDeep checks that deep nesting gives an error wrapping expr.ErrTooDeep,
+// never a crash — runs of prefix and postfix operators count as nesting —
+// and that long chains of binary operators parse without limit.
 func TestDeep(t *testing.T) {
 	const n = 100000
+	const million = 1_000_000
 	deep := []struct {
 		name string
 		src  string
@@ -408,11 +410,41 @@ func TestDeep(t *testing.T) {
 		{"lists", strings.Repeat("[", 5000) + strings.Repeat("]", 5000)},
 		{"packs", strings.Repeat("{a: ", 5000) + "1" + strings.Repeat("}", 5000)},
 		{"case", strings.Repeat("CASE WHEN a THEN ", 5000) + "1" + strings.Repeat(" END", 5000)},
+		{"not", strings.Repeat("NOT ", million) + "(a = 1)"},
+		{"minus", strings.Repeat("- ", million) + "a"},
+		{"minus before a number", strings.Repeat("-", million) + "1"},
+		{"fields", "a" + strings.Repeat(".a", million)},
+		{"casts", "a" + strings.Repeat("::i64", million)},
+		{"not and minus", strings.Repeat("NOT ", 600) + strings.Repeat("- ", 600) + "a"},
+		{"negated casts", strings.Repeat("-", 600) + "a" + strings.Repeat("::i64", 600)},
+		{"not inside parentheses", strings.Repeat("NOT (", 600) + "a" + strings.Repeat(")", 600)},
 	}
 	for _, tt := range deep {
 		_, err := parse.Parse(tt.src)
-		if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		if err == nil || !strings.Contains(err.Error(), "nested too deeply") || !errors.Is(err, expr.ErrTooDeep) {
 			t.Errorf("%s: got %v, want a nesting error", tt.name, err)
+		}
+	}
+	// Runs of prefix and postfix operators within the limit.
+	const runs = 900
+	within := []struct {
+		name string
+		src  string
+		id   string
+	}{
+		{"not", strings.Repeat("NOT ", runs) + "a", "not"},
+		{"minus", strings.Repeat("- ", runs) + "a", "neg"},
+		{"fields", "a" + strings.Repeat(".a", runs), "get_item"},
+		{"casts", "a" + strings.Repeat("::i32", runs), "cast"},
+	}
+	for _, tt := range within {
+		e, err := parse.Parse(tt.src)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if !isCall(e, tt.id) || expr.Depth(e) < runs {
+			t.Errorf("%s: unexpected tree %.80s", tt.name, expr.Format(e))
 		}
 	}
 	// Within the limit.
@@ -431,10 +463,6 @@ func TestDeep(t *testing.T) {
 		{"product", "a" + strings.Repeat(" * a", n-1), func(e expr.Expr) bool { return isCall(e, "mul") }},
 		{"and", "a" + strings.Repeat(" AND a", n-1), func(e expr.Expr) bool { return isCall(e, "and") }},
 		{"or", "a" + strings.Repeat(" OR a", n-1), func(e expr.Expr) bool { return isCall(e, "or") }},
-		{"not", strings.Repeat("NOT ", n) + "a", func(e expr.Expr) bool { return isCall(e, "not") }},
-		{"minus", strings.Repeat("- ", n) + "a", func(e expr.Expr) bool { return isCall(e, "neg") }},
-		{"fields", "a" + strings.Repeat(".a", n), func(e expr.Expr) bool { return isCall(e, "get_item") }},
-		{"casts", "a" + strings.Repeat("::i32", n), func(e expr.Expr) bool { return isCall(e, "cast") }},
 		{"in list", "a IN (" + strings.Repeat("1, ", n) + "1)", func(e expr.Expr) bool { return len(e.(*expr.Call).Args) == n+2 }},
 	}
 	for _, tt := range chains {

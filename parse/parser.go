@@ -8,9 +8,12 @@ import (
 )
 
 // DefaultMaxDepth is the nesting depth Parse accepts: parentheses, calls,
-// CASE, lambdas and literals inside one another. Chains of binary
-// operators (`a + b + c …`) and of prefix operators (`NOT NOT a`, `- - a`)
-// are read in a loop and do not count.
+// CASE, lambdas and literals inside one another, and each prefix operator
+// (NOT, -) and postfix operator (.field, ::type) — `NOT NOT a` is two
+// levels deeper than a. Deeper text is an error wrapping expr.ErrTooDeep.
+// Chains of binary operators (`a + b + c …`) do not count here; the tree
+// they make is limited to expr.MaxDepth levels, as every tree is (Bind
+// refuses a deeper one).
 const DefaultMaxDepth = 1000
 
 // Options adjust ParseWith.
@@ -119,12 +122,29 @@ func (p *parser) expr() (expr.Expr, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > p.maxDepth {
-		return nil, p.errAt(p.tok.start, nil, "expression nested too deeply (more than %d levels)", p.maxDepth)
+		return nil, p.tooDeep()
 	}
 	if params, ok := p.lambdaHead(); ok {
 		return p.lambda(params)
 	}
 	return p.or()
+}
+
+// tooDeep is the error for nesting deeper than maxDepth at the current token.
+func (p *parser) tooDeep() error {
+	return p.errAt(p.tok.start, expr.ErrTooDeep, "expression nested too deeply (more than %d levels)", p.maxDepth)
+}
+
+// nest counts n more levels of nesting (prefix operators) for what is read
+// next, or fails when that is more than maxDepth. The caller undoes it with
+// p.depth -= n.
+func (p *parser) nest(n int) error {
+	p.depth += n
+	if p.depth > p.maxDepth {
+		p.depth -= n
+		return p.tooDeep()
+	}
+	return nil
 }
 
 // lambdaHead reports whether a lambda starts at the current token, and its
@@ -207,14 +227,20 @@ func (p *parser) and() (expr.Expr, error) {
 	return left, err
 }
 
-// not reads prefix NOTs in a loop, so a long run of them costs no stack.
+// not reads prefix NOTs in a loop, so a long run of them costs no stack;
+// each counts one level of nesting.
 func (p *parser) not() (expr.Expr, error) {
 	n := 0
 	for p.tok.keyword("not") {
+		if err := p.nest(1); err != nil {
+			p.depth -= n
+			return nil, err
+		}
 		n++
 		p.next()
 	}
 	e, err := p.compare()
+	p.depth -= n
 	if err != nil {
 		return nil, err
 	}
@@ -393,16 +419,22 @@ func (p *parser) multiplicative() (expr.Expr, error) {
 	return left, err
 }
 
-// unary reads prefix minus signs in a loop. A minus directly before a
-// number is part of the number: -5 is the literal -5, -(5) is neg(5).
+// unary reads prefix minus signs in a loop, each one level of nesting. A
+// minus directly before a number is part of the number: -5 is the literal
+// -5, -(5) is neg(5).
 func (p *parser) unary() (expr.Expr, error) {
 	n := 0
 	minus := p.tok
 	for p.tok.is("-") {
+		if err := p.nest(1); err != nil {
+			p.depth -= n
+			return nil, err
+		}
 		n++
 		minus = p.tok
 		p.next()
 	}
+	defer func(n int) { p.depth -= n }(n)
 	var e expr.Expr
 	var err error
 	if n > 0 && p.tok.kind == tokNumber {
@@ -423,9 +455,18 @@ func (p *parser) unary() (expr.Expr, error) {
 	return e, nil
 }
 
-// postfix reads `.field` and `::type` after an operand.
+// postfix reads `.field` and `::type` after an operand, each one level of
+// nesting.
 func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
+	n := 0
+	defer func() { p.depth -= n }()
 	for {
+		if p.tok.is(".") || p.tok.is("::") {
+			if err := p.nest(1); err != nil {
+				return nil, err
+			}
+			n++
+		}
 		switch {
 		case p.tok.is("."):
 			p.next()

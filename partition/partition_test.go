@@ -99,9 +99,9 @@ func mustCall(t *testing.T, f fn.Function, args ...*expr.Bound) *expr.Bound {
 	return b
 }
 
-// TestByFieldDeep partitions a 100 000-deep chain reading two fields.
+// TestByFieldDeep partitions a chain nearly expr.MaxDepth deep reading two fields.
 func TestByFieldDeep(t *testing.T) {
-	const n = 100_000
+	const n = expr.MaxDepth - 10
 	root := mustType(t, "struct<a: i64, b: i64>")
 	scope := expr.ScopeOf(root)
 	a, bcol := bindSrc(t, "a", scope), bindSrc(t, "b", scope)
@@ -217,8 +217,8 @@ func TestConjuncts(t *testing.T) {
 		})
 	}
 
-	// Left-deep chains round-trip to an equal tree, 100 000 deep.
-	const n = 100_000
+	// Left-deep chains round-trip to an equal tree, nearly expr.MaxDepth deep.
+	const n = expr.MaxDepth - 10
 	leaf := bindSrc(t, "b > 1", scope)
 	other := bindSrc(t, "ok", scope)
 	chain := leaf

@@ -3,6 +3,8 @@ package substrait
 import (
 	"errors"
 	"fmt"
+
+	"github.com/colexpr/colexpr/expr"
 )
 
 // Sentinel causes of export and import errors; test with errors.Is.
@@ -30,7 +32,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	where := e.Path
+	where := expr.Shorten(e.Path) // long only in a very deep tree
 	if where == "" {
 		where = "the root"
 	}

@@ -115,7 +115,7 @@ func (o Options) ExportAll(scope expr.Scope, exprs ...Named) (*pb.ExtendedExpres
 	for _, n := range exprs {
 		x.hints = newExprHints()
 		x.seq = 0
-		e, err := x.node(n.Expr, "")
+		e, err := x.node(n.Expr, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -170,12 +170,12 @@ func namedStruct(root dtype.DType, t types.Type) *pb.NamedStruct {
 
 // schemaError says which field of the base schema has no Substrait type.
 func schemaError(root dtype.DType, cause error) error {
-	var walk func(d dtype.DType, path string) string
-	walk = func(d dtype.DType, path string) string {
+	var walk func(d dtype.DType, fpath string) string
+	walk = func(d dtype.DType, fpath string) string {
 		switch d.Kind() {
 		case dtype.KindStruct:
 			for _, f := range d.Fields() {
-				p := path + "." + dtype.QuoteFieldName(f.Name)
+				p := fpath + "." + dtype.QuoteFieldName(f.Name)
 				if _, err := typeOf(f.Type); err != nil {
 					if inner := walk(f.Type, p); inner != "" {
 						return inner
@@ -184,7 +184,7 @@ func schemaError(root dtype.DType, cause error) error {
 				}
 			}
 		case dtype.KindList:
-			return walk(d.Elem(), path+"[]")
+			return walk(d.Elem(), fpath+"[]")
 		}
 		return ""
 	}
@@ -202,23 +202,16 @@ type exporter struct {
 	seq     int // numbers the nodes that can carry a hint, in pre-order
 }
 
-func (x *exporter) fail(b *expr.Bound, path string, err error) error {
+func (x *exporter) fail(b *expr.Bound, path *where, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Op: "export", Path: path, Node: shorten(b.String()), Err: err}
-}
-
-func child(path string, i int) string {
-	if path == "" {
-		return "args[" + strconv.Itoa(i) + "]"
-	}
-	return path + ".args[" + strconv.Itoa(i) + "]"
+	return &Error{Op: "export", Path: path.String(), Node: shorten(b.String()), Err: err}
 }
 
 // node exports b, found at path.
-func (x *exporter) node(b *expr.Bound, path string) (*pb.Expression, error) {
+func (x *exporter) node(b *expr.Bound, path *where) (*pb.Expression, error) {
 	switch b.Kind() {
 	case expr.KindRoot:
 		return nil, x.fail(b, path, unsupported("$ as a value: Substrait references the fields of its input, not the input itself (use its fields, or pack them)"))
@@ -283,7 +276,7 @@ func (x *exporter) node(b *expr.Bound, path string) (*pb.Expression, error) {
 // both, so the call is exported as a cast of Substrait's result to
 // colexpr's type, which never fails; import reads that pattern back as the
 // plain call.
-func (x *exporter) function(b *expr.Bound, path string, t target) (*pb.Expression, error) {
+func (x *exporter) function(b *expr.Bound, path *where, t target) (*pb.Expression, error) {
 	probes := make([]types.FuncArg, len(b.Args()))
 	for i, a := range b.Args() {
 		p, err := probe(a)
@@ -348,7 +341,7 @@ func (x *exporter) function(b *expr.Bound, path string, t target) (*pb.Expressio
 // extension has no negate for, as CAST(0 - x AS type of x): the
 // difference is typed one digit wider, and a negated value always fits x's
 // type, so the cast never fails. Import reads the pattern back as -x.
-func (x *exporter) negateDecimal(b *expr.Bound, path string) (*pb.Expression, error) {
+func (x *exporter) negateDecimal(b *expr.Bound, path *where) (*pb.Expression, error) {
 	a := b.Arg(0)
 	t := a.DType()
 	zero := scalar.Decimal(decimal128.Num{}, t.Precision(), t.Scale())
@@ -453,7 +446,7 @@ func argTypes(b *expr.Bound) string {
 // lambda exports a lambda argument. Its parameters are referred to by
 // position; their names travel as a hint when they are not the ones an
 // import would make up.
-func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, error) {
+func (x *exporter) lambda(b *expr.Bound, path *where) (*pb.Expression, error) {
 	n := x.seq
 	x.seq++
 	ps, err := lambdaParams(b)
@@ -469,7 +462,7 @@ func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, error) {
 		}
 	}
 	x.lambdas = append(x.lambdas, params)
-	body, err := x.node(b.Body(), path+".body")
+	body, err := x.node(b.Body(), path.add(".body"))
 	x.lambdas = x.lambdas[:depth]
 	if err != nil {
 		return nil, err
@@ -482,7 +475,7 @@ func (x *exporter) lambda(b *expr.Bound, path string) (*pb.Expression, error) {
 
 // literal exports a constant; its dtype travels as a hint when the
 // Substrait type cannot say all of it (struct field names, a zone).
-func (x *exporter) literal(b *expr.Bound, v scalar.Scalar, path string) (*pb.Expression, error) {
+func (x *exporter) literal(b *expr.Bound, v scalar.Scalar, path *where) (*pb.Expression, error) {
 	l, err := literalOf(v)
 	if err != nil {
 		return nil, x.fail(b, path, err)
@@ -505,7 +498,7 @@ func (x *exporter) typeHint(t dtype.DType) {
 // lambda parameter as one field reference with nested struct-field
 // segments; a chain that starts anywhere else references the fields of
 // that expression.
-func (x *exporter) fieldRef(b *expr.Bound, path string) (*pb.Expression, error) {
+func (x *exporter) fieldRef(b *expr.Bound, path *where) (*pb.Expression, error) {
 	var names []string
 	n := b
 	npath := path
@@ -588,7 +581,7 @@ func (x *exporter) lookupParam(name string) (steps uint32, index int, ok bool) {
 
 // cast exports cast as a cast that throws on failure and try_cast as one
 // that returns null.
-func (x *exporter) cast(b *expr.Bound, f fn.CastFn, path string) (*pb.Expression, error) {
+func (x *exporter) cast(b *expr.Bound, f fn.CastFn, path *where) (*pb.Expression, error) {
 	to, err := typeOf(f.To)
 	if err != nil {
 		return nil, x.fail(b, path, err)
@@ -610,7 +603,7 @@ func (x *exporter) cast(b *expr.Bound, f fn.CastFn, path string) (*pb.Expression
 // caseWhen exports CASE as IfThen. Substrait's IfThen always has an else:
 // a CASE without one gets a null of its result type, which is what it
 // yields when no condition holds.
-func (x *exporter) caseWhen(b *expr.Bound, f fn.CaseWhenFn, path string) (*pb.Expression, error) {
+func (x *exporter) caseWhen(b *expr.Bound, f fn.CaseWhenFn, path *where) (*pb.Expression, error) {
 	args := b.Args()
 	n := f.Branches(len(args))
 	ite := &pb.Expression_IfThen{}
@@ -629,7 +622,7 @@ func (x *exporter) caseWhen(b *expr.Bound, f fn.CaseWhenFn, path string) (*pb.Ex
 	if f.HasElse {
 		ite.Else, err = x.node(args[len(args)-1], child(path, len(args)-1))
 	} else {
-		ite.Else, err = x.literal(b, scalar.Null(b.DType()), path+".else")
+		ite.Else, err = x.literal(b, scalar.Null(b.DType()), path.add(".else"))
 	}
 	if err != nil {
 		return nil, err
@@ -638,7 +631,7 @@ func (x *exporter) caseWhen(b *expr.Bound, f fn.CaseWhenFn, path string) (*pb.Ex
 }
 
 // inList exports x IN (v1, …) as a SingularOrList.
-func (x *exporter) inList(b *expr.Bound, path string) (*pb.Expression, error) {
+func (x *exporter) inList(b *expr.Bound, path *where) (*pb.Expression, error) {
 	args := b.Args()
 	v, err := x.node(args[0], child(path, 0))
 	if err != nil {
@@ -657,7 +650,7 @@ func (x *exporter) inList(b *expr.Bound, path string) (*pb.Expression, error) {
 
 // pack exports a struct pack as a nested struct expression; the field
 // names travel as a hint.
-func (x *exporter) pack(b *expr.Bound, f fn.PackFn, path string) (*pb.Expression, error) {
+func (x *exporter) pack(b *expr.Bound, f fn.PackFn, path *where) (*pb.Expression, error) {
 	if _, err := typeOf(b.DType()); err != nil {
 		return nil, x.fail(b, path, err)
 	}
@@ -678,7 +671,7 @@ func (x *exporter) pack(b *expr.Bound, f fn.PackFn, path string) (*pb.Expression
 
 // like exports LIKE and ILIKE as functions_string's like with the
 // case_sensitivity option; NOT LIKE is not(like(…)).
-func (x *exporter) like(b *expr.Bound, f fn.LikeFn, path string) (*pb.Expression, error) {
+func (x *exporter) like(b *expr.Bound, f fn.LikeFn, path *where) (*pb.Expression, error) {
 	sens := "CASE_SENSITIVE"
 	if f.CaseInsensitive {
 		sens = "CASE_INSENSITIVE"

@@ -114,13 +114,13 @@ func Import(msg *pb.ExtendedExpression, scope expr.Scope) ([]Named, error) {
 	m := &importer{funcs: funcs, base: base, scope: scope}
 	out := make([]Named, 0, len(msg.ReferredExpr))
 	for i, r := range msg.ReferredExpr {
-		path := "referred_expr[" + strconv.Itoa(i) + "]"
+		path := at("referred_expr[" + strconv.Itoa(i) + "]")
 		e := r.GetExpression()
 		if e == nil {
 			if r.GetMeasure() != nil {
-				return nil, &Error{Op: "import", Path: path, Err: unsupported("a measure (aggregate): colexpr expressions are scalar")}
+				return nil, &Error{Op: "import", Path: path.String(), Err: unsupported("a measure (aggregate): colexpr expressions are scalar")}
 			}
-			return nil, &Error{Op: "import", Path: path, Err: invalid("an expression reference with no expression")}
+			return nil, &Error{Op: "import", Path: path.String(), Err: invalid("an expression reference with no expression")}
 		}
 		m.hints, m.seq = h.exprs[i], 0
 		b, err := m.expr(e, path)
@@ -172,14 +172,15 @@ type importer struct {
 	hints   exprHints
 	seq     int
 	lambdas []frame
+	depth   int // the nesting of the expression being read
 }
 
-func (m *importer) fail(path, node string, err error) error {
+func (m *importer) fail(path *where, node string, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Op: "import", Path: path, Node: node, Err: err}
+	return &Error{Op: "import", Path: path.String(), Node: node, Err: err}
 }
 
 // typeErr wraps a colexpr typing error of an imported call.
@@ -187,7 +188,14 @@ func typeErr(err error) error {
 	return invalid("does not type-check in colexpr: %v", err)
 }
 
-func (m *importer) expr(e *pb.Expression, path string) (*expr.Bound, error) {
+func (m *importer) expr(e *pb.Expression, path *where) (*expr.Bound, error) {
+	// The walk recurses: a message built in Go (not decoded, so not
+	// limited by Unmarshal) deeper than any colexpr tree is refused first.
+	m.depth++
+	defer func() { m.depth-- }()
+	if m.depth > expr.MaxDepth {
+		return nil, m.fail(path, "", invalid("%w (more than %d levels)", expr.ErrTooDeep, expr.MaxDepth))
+	}
 	if e == nil || e.RexType == nil {
 		return nil, m.fail(path, "", invalid("an expression with no content"))
 	}
@@ -221,7 +229,7 @@ func rexKind(e *pb.Expression) string {
 	return string(fd.Name())
 }
 
-func (m *importer) literal(l *pb.Expression_Literal, path string) (*expr.Bound, error) {
+func (m *importer) literal(l *pb.Expression_Literal, path *where) (*expr.Bound, error) {
 	n := m.seq
 	m.seq++
 	t, err := literalType(l)
@@ -247,7 +255,7 @@ func (m *importer) literal(l *pb.Expression_Literal, path string) (*expr.Bound, 
 
 // selection reads a field reference as get_item calls on $, on a lambda
 // parameter or on an expression.
-func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*expr.Bound, error) {
+func (m *importer) selection(ref *pb.Expression_FieldReference, path *where) (*expr.Bound, error) {
 	const node = "field reference"
 	seg := ref.GetDirectReference()
 	if seg == nil {
@@ -300,7 +308,7 @@ func (m *importer) selection(ref *pb.Expression_FieldReference, path string) (*e
 		indexes = indexes[1:]
 	case *pb.Expression_FieldReference_Expression:
 		var err error
-		if cur, err = m.expr(rt.Expression, path+".root"); err != nil {
+		if cur, err = m.expr(rt.Expression, path.add(".root")); err != nil {
 			return nil, err
 		}
 	case *pb.Expression_FieldReference_OuterReference_:
@@ -346,7 +354,7 @@ func segmentKind(s *pb.Expression_ReferenceSegment) string {
 // elsewhere), a decimal multiply or modulus whose declared type differs
 // from colexpr's only in precision is the form export gives those calls:
 // the call alone is colexpr's, and absorbed says the cast is read.
-func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string, castTo *dtype.DType) (b *expr.Bound, absorbed bool, err error) {
+func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where, castTo *dtype.DType) (b *expr.Bound, absorbed bool, err error) {
 	id, ok := m.funcs[sf.FunctionReference]
 	if !ok {
 		return nil, false, m.fail(path, "scalar function", invalid("function anchor %d is not declared in the extensions", sf.FunctionReference))
@@ -359,7 +367,7 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string,
 	}
 	args := make([]*expr.Bound, len(sf.Arguments))
 	for i, a := range sf.Arguments {
-		apath := path + ".args[" + strconv.Itoa(i) + "]"
+		apath := child(path, i)
 		v := a.GetValue()
 		if v == nil {
 			if a.GetEnum() != "" || a.GetType() != nil {
@@ -382,13 +390,13 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path string,
 		}
 		l := sf.Arguments[1].GetValue().GetLambda()
 		if l == nil {
-			return nil, false, m.fail(path+".args[1]", node, invalid("argument 2 of %s must be a lambda", name))
+			return nil, false, m.fail(path.add(".args[1]"), node, invalid("argument 2 of %s must be a lambda", name))
 		}
 		ptypes, err := spec.hof.(fn.HigherOrder).LambdaParams(1, []dtype.DType{args[0].DType(), {}})
 		if err != nil {
 			return nil, false, m.fail(path, node, typeErr(err))
 		}
-		if args[1], err = m.lambda(l, ptypes, path+".args[1]"); err != nil {
+		if args[1], err = m.lambda(l, ptypes, path.add(".args[1]")); err != nil {
 			return nil, false, err
 		}
 	}
@@ -471,7 +479,7 @@ func optionNames(allowed map[string][]string) string {
 
 // lambda reads the lambda argument of a higher-order function whose
 // parameters have the types ptypes.
-func (m *importer) lambda(l *pb.Expression_Lambda, ptypes []dtype.DType, path string) (*expr.Bound, error) {
+func (m *importer) lambda(l *pb.Expression_Lambda, ptypes []dtype.DType, path *where) (*expr.Bound, error) {
 	n := m.seq
 	m.seq++
 	declared := l.GetParameters().GetTypes()
@@ -499,7 +507,7 @@ func (m *importer) lambda(l *pb.Expression_Lambda, ptypes []dtype.DType, path st
 		return nil, m.fail(path, "lambda", invalid("a lambda with no body"))
 	}
 	m.lambdas = append(m.lambdas, frame{names: params, types: ptypes})
-	body, err := m.expr(l.Body, path+".body")
+	body, err := m.expr(l.Body, path.add(".body"))
 	m.lambdas = m.lambdas[:depth]
 	if err != nil {
 		return nil, err
@@ -509,18 +517,18 @@ func (m *importer) lambda(l *pb.Expression_Lambda, ptypes []dtype.DType, path st
 
 // ifThen reads IfThen as CASE. An else that is a null literal of the
 // result type is what a CASE without ELSE yields, and reads as one.
-func (m *importer) ifThen(ite *pb.Expression_IfThen, path string) (*expr.Bound, error) {
+func (m *importer) ifThen(ite *pb.Expression_IfThen, path *where) (*expr.Bound, error) {
 	const node = "if_then"
 	if len(ite.Ifs) == 0 {
 		return nil, m.fail(path, node, invalid("an if_then with no if clauses"))
 	}
 	var args []*expr.Bound
 	for i, c := range ite.Ifs {
-		cond, err := m.expr(c.GetIf(), path+".if["+strconv.Itoa(i)+"]")
+		cond, err := m.expr(c.GetIf(), path.add(".if["+strconv.Itoa(i)+"]"))
 		if err != nil {
 			return nil, err
 		}
-		then, err := m.expr(c.GetThen(), path+".then["+strconv.Itoa(i)+"]")
+		then, err := m.expr(c.GetThen(), path.add(".then["+strconv.Itoa(i)+"]"))
 		if err != nil {
 			return nil, err
 		}
@@ -533,7 +541,7 @@ func (m *importer) ifThen(ite *pb.Expression_IfThen, path string) (*expr.Bound, 
 		}
 		return b, nil
 	}
-	els, err := m.expr(ite.Else, path+".else")
+	els, err := m.expr(ite.Else, path.add(".else"))
 	if err != nil {
 		return nil, err
 	}
@@ -549,9 +557,9 @@ func (m *importer) ifThen(ite *pb.Expression_IfThen, path string) (*expr.Bound, 
 	return withElse, nil
 }
 
-func (m *importer) singularOrList(s *pb.Expression_SingularOrList, path string) (*expr.Bound, error) {
+func (m *importer) singularOrList(s *pb.Expression_SingularOrList, path *where) (*expr.Bound, error) {
 	const node = "singular_or_list"
-	v, err := m.expr(s.GetValue(), path+".value")
+	v, err := m.expr(s.GetValue(), path.add(".value"))
 	if err != nil {
 		return nil, err
 	}
@@ -560,7 +568,7 @@ func (m *importer) singularOrList(s *pb.Expression_SingularOrList, path string) 
 	}
 	args := []*expr.Bound{v}
 	for i, o := range s.Options {
-		b, err := m.expr(o, path+".options["+strconv.Itoa(i)+"]")
+		b, err := m.expr(o, path.add(".options["+strconv.Itoa(i)+"]"))
 		if err != nil {
 			return nil, err
 		}
@@ -575,7 +583,7 @@ func (m *importer) singularOrList(s *pb.Expression_SingularOrList, path string) 
 
 // cast reads a cast that throws (or leaves its failure behaviour
 // unspecified) as cast and one that returns null as try_cast.
-func (m *importer) cast(c *pb.Expression_Cast, path string) (*expr.Bound, error) {
+func (m *importer) cast(c *pb.Expression_Cast, path *where) (*expr.Bound, error) {
 	const node = "cast"
 	n := m.seq
 	m.seq++
@@ -588,12 +596,12 @@ func (m *importer) cast(c *pb.Expression_Cast, path string) (*expr.Bound, error)
 	}
 	var in *expr.Bound
 	if sf := c.GetInput().GetScalarFunction(); sf != nil && c.FailureBehavior != pb.Expression_Cast_FAILURE_BEHAVIOR_RETURN_NULL {
-		b, absorbed, err := m.scalarFunction(sf, path+".input", &to)
+		b, absorbed, err := m.scalarFunction(sf, path.add(".input"), &to)
 		if err != nil || absorbed {
 			return b, err
 		}
 		in = b
-	} else if in, err = m.expr(c.GetInput(), path+".input"); err != nil {
+	} else if in, err = m.expr(c.GetInput(), path.add(".input")); err != nil {
 		return nil, err
 	}
 	f := fn.Cast(to)
@@ -609,7 +617,7 @@ func (m *importer) cast(c *pb.Expression_Cast, path string) (*expr.Bound, error)
 
 // nested reads a nested struct expression as a struct pack; the field
 // names come from a colexpr hint, else f1, f2, ….
-func (m *importer) nested(nst *pb.Expression_Nested, path string) (*expr.Bound, error) {
+func (m *importer) nested(nst *pb.Expression_Nested, path *where) (*expr.Bound, error) {
 	const node = "nested"
 	st := nst.GetStruct()
 	if st == nil {
@@ -622,7 +630,7 @@ func (m *importer) nested(nst *pb.Expression_Nested, path string) (*expr.Bound, 
 	m.seq++
 	fields := make([]*expr.Bound, len(st.Fields))
 	for i, f := range st.Fields {
-		b, err := m.expr(f, path+".fields["+strconv.Itoa(i)+"]")
+		b, err := m.expr(f, path.add(".fields["+strconv.Itoa(i)+"]"))
 		if err != nil {
 			return nil, err
 		}
