@@ -6,6 +6,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -31,6 +32,21 @@ type listView struct {
 }
 
 func viewList(arr arrow.Array) (listView, error) {
+	v, err := viewListUnordered(arr)
+	if err == nil && !ascending(v.offs) {
+		return listView{}, errOffsetsDecrease
+	}
+	return v, err
+}
+
+// errOffsetsDecrease is the error of a List array whose offsets decrease.
+var errOffsetsDecrease = fmt.Errorf("list array offsets decrease")
+
+// viewListUnordered is viewList without the check that a List's offsets
+// never decrease (the first and last are checked): a kernel that reads the
+// offsets in a pass of its own checks them there (elementRun), and must
+// then bound every child position it reads by the child's length.
+func viewListUnordered(arr arrow.Array) (listView, error) {
 	switch a := arr.(type) {
 	case *array.List:
 		v := listView{arr: arr, child: a.ListValues()}
@@ -47,9 +63,6 @@ func viewList(arr arrow.Array) (listView, error) {
 		v.offs = offs[off : off+n+1]
 		if v.offs[0] < 0 || v.offs[0] > v.offs[n] || int(v.offs[n]) > v.child.Len() {
 			return listView{}, fmt.Errorf("list array offsets [%d, %d] outside its %d elements", v.offs[0], v.offs[n], v.child.Len())
-		}
-		if !ascending(v.offs) {
-			return listView{}, fmt.Errorf("list array offsets decrease")
 		}
 		return v, nil
 	case *array.FixedSizeList:
@@ -77,8 +90,14 @@ func (v *listView) bounds(i int) (int, int) {
 
 // listArg views a list argument; a scalar becomes a one-row array that every
 // row reads. The caller releases the returned array when it is not nil.
-func listArg(mem memory.Allocator, d datum.Datum) (listView, arrow.Array, error) {
+// With ordered false, the offsets of a List array are not checked to never
+// decrease (see viewListUnordered); a scalar's always are.
+func listArg(mem memory.Allocator, d datum.Datum, ordered bool) (listView, arrow.Array, error) {
 	if !d.IsScalar() {
+		if !ordered {
+			v, err := viewListUnordered(d.Array())
+			return v, nil, err
+		}
 		v, err := viewList(d.Array())
 		return v, nil, err
 	}
@@ -147,7 +166,7 @@ func ListContains(mem memory.Allocator, xs, v datum.Datum, ret dtype.DType) (dat
 		}
 		return datum.FromScalar(scalar.Bool(found).WithDType(ret), n), nil
 	}
-	lv, owned, err := listArg(mem, xs)
+	lv, owned, err := listArg(mem, xs, true)
 	if err != nil {
 		return datum.Datum{}, err
 	}
@@ -330,7 +349,9 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 		}
 		return datum.FromScalar(elems[k].WithDType(ret), n), nil
 	}
-	lv, owned, err := listArg(mem, xs)
+	// The offsets' order is checked by elementFixed (in its pass, on its
+	// fast path) or below.
+	lv, owned, err := listArg(mem, xs, false)
 	if err != nil {
 		return datum.Datum{}, err
 	}
@@ -346,17 +367,28 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 	if ix.arr != nil {
 		iv = ValidityOf(ix.arr)
 	}
+	var arr arrow.Array
 	switch plainWidth(lv.child) {
 	case 1:
-		return datum.FromArray(elementFixed[uint8](mem, &lv, ix, xv, iv, n), ret), nil
+		arr, err = elementFixed[uint8](mem, &lv, ix, xv, iv, n)
 	case 2:
-		return datum.FromArray(elementFixed[uint16](mem, &lv, ix, xv, iv, n), ret), nil
+		arr, err = elementFixed[uint16](mem, &lv, ix, xv, iv, n)
 	case 4:
-		return datum.FromArray(elementFixed[uint32](mem, &lv, ix, xv, iv, n), ret), nil
+		arr, err = elementFixed[uint32](mem, &lv, ix, xv, iv, n)
 	case 8:
-		return datum.FromArray(elementFixed[uint64](mem, &lv, ix, xv, iv, n), ret), nil
+		arr, err = elementFixed[uint64](mem, &lv, ix, xv, iv, n)
 	case 16:
-		return datum.FromArray(elementFixed[[2]uint64](mem, &lv, ix, xv, iv, n), ret), nil
+		arr, err = elementFixed[[2]uint64](mem, &lv, ix, xv, iv, n)
+	default:
+		if !ascending(lv.offs) {
+			return datum.Datum{}, errOffsetsDecrease
+		}
+	}
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	if arr != nil {
+		return datum.FromArray(arr, ret), nil
 	}
 	// Other elements (bool, bytes, nested): the positions, then a gather.
 	pick := make([]int32, n)
@@ -378,38 +410,80 @@ func ListElement(mem memory.Allocator, xs, idx datum.Datum, ret dtype.DType) (da
 }
 
 // elementFixed is list_element over fixed-width elements of Go type T (of
-// their size), in one pass: each row's element is written to the output as
-// its position is found, and the validity is built 64 rows per word from
-// the position being in range, the element being valid, and the list and
-// index validities xv and iv. Rows that are null hold zero or the element
-// a null list would have had.
-func elementFixed[T any](mem memory.Allocator, lv *listView, ix intArg, xv, iv Bitmap, n int) arrow.Array {
+// their size), 64 rows (one validity word) at a time. Each block first
+// takes the fast path where there is one (elementRun, elementRunFixed): a
+// List or FixedSizeList with an i64 index column or a scalar index and no
+// null elements, read in one pass that is branch-free but for the rows
+// whose index is not a positive one within the list; those rows are marked
+// and then go through elementIndex one by one (a negative index may still
+// find an element). Other blocks are read row by row. The validity is the
+// rows found, ANDed with the list and index validities xv and iv. Rows that
+// are null hold zero or the element a null list would have had.
+//
+// lv's offsets have not been checked to never decrease: the fast path
+// checks them as it reads them (and bounds every read by the child's
+// length until then), the other path checks them first.
+func elementFixed[T any](mem memory.Allocator, lv *listView, ix intArg, xv, iv Bitmap, n int) (arrow.Array, error) {
 	child := lv.child
 	vals := valuesOf[T](child)
-	buf, out := newValues[T](mem, n)
-	validity, valid := NewBits(mem, n)
 	cv := ValidityOf(child)
 	checkChild := !cv.AllSet()
 	// An i64 index column (the usual one) is read directly; others go
-	// through ix.get.
+	// through ix.at.
 	var idx64 []int64
 	if ix.arr != nil && ix.arr.DataType().ID() == arrow.INT64 {
 		idx64 = valuesOf[int64](ix.arr)
 	}
+	fast := !lv.one && !checkChild && (ix.arr == nil || idx64 != nil)
+	if !fast && !ascending(lv.offs) {
+		return nil, errOffsetsDecrease
+	}
+	buf, out := newValues[T](mem, n)
+	validity, valid := NewBits(mem, n)
+	// at is the child position of row i's element (the general path).
+	at := func(i int) (int, bool) {
+		k := ix.sc
+		if idx64 != nil {
+			k = idx64[i]
+		} else if ix.arr != nil {
+			k = ix.at(i)
+		}
+		s, e := lv.bounds(i)
+		return elementIndex(s, e, k)
+	}
 	var zero T
+	var down int64 // the OR of every list's end - start: negative when an offset decreases
 	for w := range valid {
 		base := w << 6
-		var bits uint64
-		for j := range min(64, n-base) {
-			i := base + j
-			k := ix.sc
+		m := min(64, n-base)
+		if fast {
+			var ks []int64
 			if idx64 != nil {
-				k = idx64[i]
-			} else if ix.arr != nil {
-				k = ix.at(i)
+				ks = idx64[base : base+m]
 			}
-			s, e := lv.bounds(i)
-			p, ok := elementIndex(s, e, k)
+			var miss uint64
+			if lv.fixed {
+				miss = elementRunFixed(out[base:base+m], vals, (lv.base+base)*lv.size, lv.size, ks, ix.sc)
+			} else {
+				var d int64
+				miss, d = elementRun(out[base:base+m], vals, lv.offs[base:base+m+1], ks, ix.sc)
+				down |= d
+			}
+			found := ^miss
+			for r := miss; r != 0; r &= r - 1 {
+				j := bits.TrailingZeros64(r)
+				if p, ok := at(base + j); ok && p < len(vals) {
+					out[base+j] = vals[p]
+					found |= 1 << uint(j)
+				}
+			}
+			valid[w] = found & xv.Word(w) & iv.Word(w)
+			continue
+		}
+		var found uint64
+		for j := range m {
+			i := base + j
+			p, ok := at(i)
 			if ok {
 				out[i] = vals[p]
 				if checkChild {
@@ -418,9 +492,14 @@ func elementFixed[T any](mem memory.Allocator, lv *listView, ix intArg, xv, iv B
 			} else {
 				out[i] = zero
 			}
-			bits |= b2u(ok) << uint(j)
+			found |= b2u(ok) << uint(j)
 		}
-		valid[w] = bits & xv.Word(w) & iv.Word(w)
+		valid[w] = found & xv.Word(w) & iv.Word(w)
+	}
+	if down < 0 {
+		validity.Release()
+		buf.Release()
+		return nil, errOffsetsDecrease
 	}
 	maskTail(valid, n)
 	nulls := CountZeros(valid, n)
@@ -428,7 +507,71 @@ func elementFixed[T any](mem memory.Allocator, lv *listView, ix intArg, xv, iv B
 		validity.Release()
 		validity = nil
 	}
-	return makeArray(child.DataType(), n, []*memory.Buffer{validity, buf}, nil, nulls, 0)
+	return makeArray(child.DataType(), n, []*memory.Buffer{validity, buf}, nil, nulls, 0), nil
+}
+
+// elementRun is the fast path of list_element over up to 64 rows of a List
+// with offsets offs (len(out)+1 of them): out[j] is element ks[j] (or k
+// when ks is nil) of row j when that index is in 1..length; the other rows
+// get zero and their bit set in miss. down is the OR of every row's
+// end - start, negative when an offset decreases; until the caller has
+// seen it, every read is bounded by len(vals) too.
+func elementRun[T any](out, vals []T, offs []int32, ks []int64, k int64) (miss uint64, down int64) {
+	ends := offs[1 : len(out)+1]
+	out = out[:len(ends)]
+	s := int64(offs[0])
+	var zero T
+	if ks == nil {
+		for j, e := range ends {
+			// k-1 wraps to a huge unsigned value for k <= 0.
+			size := int64(e) - s
+			down |= size
+			if p := s + k - 1; uint64(k-1) < uint64(size) && uint64(p) < uint64(len(vals)) {
+				out[j] = vals[p]
+			} else {
+				out[j] = zero
+				miss |= 1 << uint(j)
+			}
+			s = int64(e)
+		}
+		return miss, down
+	}
+	ks = ks[:len(ends)]
+	for j, e := range ends {
+		k := ks[j]
+		size := int64(e) - s
+		down |= size
+		if p := s + k - 1; uint64(k-1) < uint64(size) && uint64(p) < uint64(len(vals)) {
+			out[j] = vals[p]
+		} else {
+			out[j] = zero
+			miss |= 1 << uint(j)
+		}
+		s = int64(e)
+	}
+	return miss, down
+}
+
+// elementRunFixed is elementRun over a FixedSizeList of size elements per
+// row whose first row starts at child position s.
+func elementRunFixed[T any](out, vals []T, s, size int, ks []int64, k int64) (miss uint64) {
+	var zero T
+	if ks != nil {
+		ks = ks[:len(out)]
+	}
+	for j := range out {
+		if ks != nil {
+			k = ks[j]
+		}
+		if p := int64(s) + k - 1; uint64(k-1) < uint64(size) && uint64(p) < uint64(len(vals)) {
+			out[j] = vals[p]
+		} else {
+			out[j] = zero
+			miss |= 1 << uint(j)
+		}
+		s += size
+	}
+	return miss
 }
 
 // elementIndex is the child position of 1-based index k in the range
