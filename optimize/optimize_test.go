@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/eval"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/optimize"
@@ -522,4 +523,83 @@ func TestConcurrentUse(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestRunBudget: a rule that wraps its input (-x → -(-(-x))) makes a new
+// node each time, each of which it rewrites again. The budget per position
+// alone let that take 2^budget rule calls; the run's budget (rewrites and
+// nodes visited, proportional to the input's size) stops it after a number
+// of calls linear in the input, reports it as a problem, and the result
+// still evaluates like the input.
+func TestRunBudget(t *testing.T) {
+	calls := 0
+	wrap := &optimize.Rule{
+		Name: "test/wrap",
+		Fns:  []string{"neg"},
+		Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+			calls++
+			inner, err := expr.NewCall(fn.Neg, n)
+			if err != nil {
+				return nil
+			}
+			outer, err := expr.NewCall(fn.Neg, inner)
+			if err != nil {
+				return nil
+			}
+			return outer
+		},
+	}
+	for _, budget := range []int{optimize.DefaultBudget, optimize.MaxBudget} {
+		for _, src := range []string{"-(5::i32)", "-(5::i32) + -(7::i32) * -(-(2::i32))"} {
+			b := mustBind(t, src)
+			size := treeSize(b)
+			o := optimize.NewEmpty()
+			if err := o.Register(wrap); err != nil {
+				t.Fatal(err)
+			}
+			o.SetBudget(budget)
+			calls = 0
+			out, tr, err := o.Explain(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if limit := 50*size + 1000; calls > limit || tr.Count("test/wrap") > limit {
+				t.Errorf("budget %d, %s (%d nodes): %d rule calls, %d rewrites, want at most %d", budget, src, size, calls, tr.Count("test/wrap"), limit)
+			}
+			if grown := treeSize(out); grown > 50*size+1000 {
+				t.Errorf("budget %d, %s: the tree grew from %d to %d nodes", budget, src, size, grown)
+			}
+			t.Logf("budget %d, %s (%d nodes): %d rule calls, %d rewrites, %d nodes after", budget, src, size, calls, tr.Count("test/wrap"), treeSize(out))
+			problems := tr.Problems()
+			if len(problems) == 0 || problems[len(problems)-1].Kind != optimize.BudgetExhausted {
+				t.Errorf("budget %d, %s: problems %v, want an exhausted budget", budget, src, problems)
+			} else if !strings.Contains(tr.String(), "budget exhausted") {
+				t.Errorf("budget %d, %s: the trace does not say so:\n%.500s", budget, src, tr)
+			}
+			want, err := eval.EvalConstant(nil, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := eval.EvalConstant(nil, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.SQL() != want.SQL() {
+				t.Errorf("budget %d, %s: optimized gives %s, the input %s", budget, src, got.SQL(), want.SQL())
+			}
+		}
+	}
+}
+
+// treeSize counts the nodes of b (shared subtrees once per use).
+func treeSize(b *expr.Bound) int {
+	n := 0
+	stack := []*expr.Bound{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		stack = append(stack, x.Args()...)
+	}
+	return n
 }

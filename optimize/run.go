@@ -25,6 +25,14 @@ import (
 // already optimized and are pushed as results; new children are optimized
 // (they inherit the position's budget count, so a rule that keeps inventing
 // nodes still stops).
+//
+// The run as a whole has a budget too, proportional to the size of its
+// input: a number of rewrites and a number of nodes settled (walked, new
+// ones included). A rule that wraps its input in new nodes stays within the
+// budget per position at every node it makes, yet the nodes multiply; the
+// run's budget bounds the total work and the growth of the tree. When it is
+// spent no rule runs for the rest of the run, which only rebuilds what is
+// left, and the trace records one BudgetExhausted event.
 type run struct {
 	o       *Optimizer
 	trace   *Trace
@@ -38,6 +46,11 @@ type run struct {
 	scopes []expr.Scope
 	// High-water marks of frames and results, for reset.
 	framesHW, resultsHW int
+	// The run's budget: rewrites accepted and nodes settled so far, their
+	// limits, and whether they were reached (no rule runs then).
+	rewrites, visits       int
+	maxRewrites, maxVisits int
+	spent                  bool
 	// Scratch space rules of this package may borrow during one call.
 	scratchA, scratchB []*expr.Bound
 	scratchInts        []int
@@ -85,6 +98,7 @@ func (r *run) reset() {
 	}
 	r.frames, r.results, r.known, r.scopes, r.ranges = r.frames[:0], r.results[:0], r.known[:0], r.scopes[:0], r.ranges[:0]
 	r.framesHW, r.resultsHW = 0, 0
+	r.rewrites, r.visits, r.maxRewrites, r.maxVisits, r.spent = 0, 0, 0, 0, false
 	if cap(r.frames) > maxPooledStack {
 		r.frames = make([]frame, 0, 32)
 	}
@@ -96,7 +110,33 @@ func (r *run) reset() {
 	}
 }
 
+// The run's budget, for an input of size nodes: runRewritesPerNode
+// rewrites and runNodesPerNode nodes settled a node, and runSlack more of
+// each so that small trees have room.
+const (
+	runRewritesPerNode = 8
+	runNodesPerNode    = 16
+	runSlack           = 256
+)
+
+// treeSize counts the nodes of b, a shared subtree once per use, up to
+// limit.
+func treeSize(b *expr.Bound, limit int) int {
+	n := 0
+	stack := []*expr.Bound{b}
+	for len(stack) > 0 && n < limit {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		stack = append(stack, x.Args()...)
+	}
+	return n
+}
+
 func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
+	size := treeSize(top, 1<<26)
+	r.maxRewrites = runRewritesPerNode*size + runSlack
+	r.maxVisits = runNodesPerNode*size + runSlack
 	// Leaves ($, variables, literals) try only the rules for every node;
 	// without any, a leaf child is its own result.
 	leafRules := len(r.o.anyRules) > 0
@@ -189,6 +229,7 @@ func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
 // once, and so does each replacement that is a leaf.
 func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 	for {
+		r.visits++
 		if len(n.Args()) > 0 {
 			if n.Kind() == expr.KindLambda {
 				r.pushScope(n)
@@ -250,6 +291,9 @@ func (r *run) parent() *expr.Bound {
 // rule whose replacement the hook accepts wins; its replacement is returned
 // with the range of r.known holding n's children and grandchildren.
 func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int32, ok bool) {
+	if r.spent {
+		return nil, 0, 0, false
+	}
 	lo := int32(len(r.known))
 	for _, e := range r.o.rulesFor(n) {
 		out := e.rewrite(&r.ctx, n)
@@ -305,12 +349,21 @@ func (r *run) hook(i int, before, after *expr.Bound, used int16) (use, stop bool
 		r.record(Event{Kind: Rejected, Rule: rule.Name, Before: before, After: after, Reason: reason})
 		return false, false
 	}
+	if r.rewrites >= r.maxRewrites || r.visits > r.maxVisits {
+		r.spent = true
+		stats.budget.Add(1)
+		r.record(Event{Kind: BudgetExhausted, Rule: rule.Name, Before: before, After: after,
+			Reason: fmt.Sprintf("the run has taken %d rewrites and walked %d nodes, its limit for an input of %d nodes is %d and %d; no more rules run",
+				r.rewrites, r.visits, (r.maxRewrites-runSlack)/runRewritesPerNode, r.maxRewrites, r.maxVisits)})
+		return false, true
+	}
 	if int(used) >= r.o.budget {
 		stats.budget.Add(1)
 		r.record(Event{Kind: BudgetExhausted, Rule: rule.Name, Before: before, After: after,
 			Reason: fmt.Sprintf("the node has taken %d rewrites", used)})
 		return false, true
 	}
+	r.rewrites++
 	stats.applied.Add(1)
 	r.record(Event{Kind: Applied, Rule: rule.Name, Before: before, After: after})
 	return true, false

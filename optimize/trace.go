@@ -17,7 +17,9 @@ const (
 	// is a bug in the rule.
 	Rejected
 	// BudgetExhausted: the rule matched, but the node position had taken
-	// its budget of rewrites; the node was left as it is.
+	// its budget of rewrites, or the run its budget of rewrites and nodes
+	// walked (then no rule runs for the rest of the run); the node was left
+	// as it is.
 	BudgetExhausted
 )
 
