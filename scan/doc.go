@@ -79,8 +79,15 @@
 // (Parquet), .arrow, .feather or .ipc (Arrow IPC file), .arrows (Arrow IPC
 // stream), .csv (a header row; column types inferred from the first
 // CSVInferRows rows: i64 when every value is an integer, f64 when every
-// one is a number, bool for true/false, date for YYYY-MM-DD, utf8
-// otherwise; an empty field is null). A column whose Arrow type colexpr
+// one is a number, bool for true/false, date for YYYY-MM-DD, timestamp(us)
+// for YYYY-MM-DD HH:MM:SS[.fraction] (or with a T, or a mix with dates),
+// utf8 otherwise; an empty field is null). OpenCSV opens a CSV file with
+// CSVOptions: the types inferred from more rows, or from every row, and
+// columns given a type by name. Every value is parsed by the rules the
+// inference used; a later value that does not fit its column's type is a
+// *CSVValueError that names the file, the line, the column, the type and
+// how it was chosen, and says how to read the value (a type that holds it,
+// more rows to infer from). A column whose Arrow type colexpr
 // does not support, or whose name another column has too, is left out of
 // Source.Schema with the reason, and an expression that uses it is an
 // error that gives it.

@@ -1,23 +1,18 @@
 package scan
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	arrowcsv "github.com/apache/arrow-go/v18/arrow/csv"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -117,13 +112,10 @@ type scanner interface {
 	Close()
 }
 
-// CSVInferRows is how many rows of a CSV file its column types are
-// inferred from.
-const CSVInferRows = 1000
-
 // Open opens the file at path, of a type its extension gives: .parquet or
 // .pq, .arrow, .feather or .ipc (an Arrow IPC file), .arrows (an Arrow IPC
-// stream) or .csv. Scans allocate their memory from mem.
+// stream) or .csv (read with the default CSVOptions; see OpenCSV). Scans
+// allocate their memory from mem.
 func Open(mem memory.Allocator, path string) (*Source, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	var open func(memory.Allocator, string, *os.File) (*Source, error)
@@ -135,10 +127,17 @@ func Open(mem memory.Allocator, path string) (*Source, error) {
 	case ".arrows":
 		open = openIPCStream
 	case ".csv":
-		open = openCSV
+		open = func(mem memory.Allocator, path string, f *os.File) (*Source, error) {
+			return openCSV(mem, path, f, CSVOptions{})
+		}
 	default:
 		return nil, fmt.Errorf("%s: unknown file type %q: the name must end in .parquet, .arrow, .feather, .arrows or .csv", path, ext)
 	}
+	return openFile(mem, path, open)
+}
+
+// openFile opens the file at path and reads it with open.
+func openFile(mem memory.Allocator, path string, open func(memory.Allocator, string, *os.File) (*Source, error)) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -205,7 +204,7 @@ func (s *recordReaderScan) Next() (arrow.RecordBatch, error) {
 		}
 		return nil, nil
 	}
-	if err := s.rr.Err(); err != nil { // the CSV reader reports a bad value with its batch
+	if err := s.rr.Err(); err != nil {
 		return nil, err
 	}
 	rec := project(s.rr.RecordBatch(), s.schema, s.fields)
@@ -597,165 +596,4 @@ func openIPCStream(mem memory.Allocator, path string, f *os.File) (*Source, erro
 			return f.Close()
 		},
 	}, nil
-}
-
-// CSV.
-
-// openCSV reads the header and the first rows to infer the column types,
-// then scans the whole file (those rows again included) with Arrow's CSV
-// reader.
-func openCSV(mem memory.Allocator, path string, f *os.File) (*Source, error) {
-	cr := newCountingReader(f)
-	var seen bytes.Buffer
-	r := csv.NewReader(io.TeeReader(cr, &seen))
-	r.ReuseRecord = true
-	header, err := r.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file: a CSV file needs a header row", path)
-	}
-	if err != nil {
-		return nil, fileError(path, "not a readable CSV file", err)
-	}
-	names := make([]string, len(header))
-	at := map[string]int{}
-	for i, h := range header {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // a byte order mark
-		}
-		name := strings.TrimSpace(h)
-		if name == "" {
-			name = "column" + strconv.Itoa(i+1)
-		}
-		if j, dup := at[name]; dup {
-			return nil, fmt.Errorf("%s: the header names columns %d and %d both %q", path, j+1, i+1, name)
-		}
-		at[name] = i
-		names[i] = name
-	}
-	inf := make([]csvInference, len(names))
-	for n := 0; n < CSVInferRows; n++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fileError(path, "not a readable CSV file", err)
-		}
-		for i, v := range rec {
-			inf[i].see(v)
-		}
-	}
-	fields := make([]arrow.Field, len(names))
-	for i, name := range names {
-		fields[i] = arrow.Field{Name: name, Type: inf[i].result(), Nullable: true}
-	}
-	sc := arrow.NewSchema(fields, nil)
-	replay := io.MultiReader(bytes.NewReader(seen.Bytes()), cr)
-	used := false
-	return &Source{
-		name:   path,
-		schema: sc,
-		open: func(spec scanSpec) (scanner, error) {
-			if used {
-				return nil, fmt.Errorf("%s: a CSV file can be scanned once", path)
-			}
-			used = true
-			rr := arrowcsv.NewReader(replay, sc,
-				arrowcsv.WithHeader(true),
-				// The reader reserves room for a whole chunk up front, so
-				// a huge --batch-size would exhaust memory on a small file;
-				// the pipeline takes batches of any size.
-				arrowcsv.WithChunk(min(spec.batchSize, maxCSVChunk)),
-				arrowcsv.WithNullReader(true, ""),
-				arrowcsv.WithAllocator(mem))
-			return &csvScan{recordReaderScan{rr: rr, fields: spec.fields, schema: sc, total: -1, bytes: cr, path: path}}, nil
-		},
-		close: f.Close,
-	}, nil
-}
-
-// maxCSVChunk is the most rows a batch of a CSV file holds, whatever
-// --batch-size says.
-const maxCSVChunk = 1 << 20
-
-// csvScan reads batches from Arrow's CSV reader, turning its errors into
-// errors that name the line (for malformed CSV) or the rows (for a value
-// that does not parse as its column's type: the reader does not know which
-// row it was).
-type csvScan struct{ recordReaderScan }
-
-func (s *csvScan) Next() (arrow.RecordBatch, error) {
-	ok := s.rr.Next()
-	if err := s.rr.Err(); err != nil {
-		var pe *csv.ParseError
-		switch {
-		case errors.As(err, &pe):
-			return nil, fmt.Errorf("%s: line %d: %v", s.path, pe.Line, pe.Err)
-		case ok:
-			return nil, fmt.Errorf("%s: a value in rows %d to %d does not fit its column's type (inferred from the first %d rows): %v",
-				s.path, s.read+1, s.read+s.rr.RecordBatch().NumRows(), CSVInferRows, err)
-		}
-		return nil, fileError(s.path, "reading failed", err)
-	}
-	if !ok {
-		return nil, nil
-	}
-	rec := project(s.rr.RecordBatch(), s.schema, s.fields)
-	s.read += rec.NumRows()
-	return rec, nil
-}
-
-// csvInference infers a column's type from its values: i64 when every
-// non-empty value is an integer, f64 when every one is a number, bool when
-// every one is true or false, date when every one is YYYY-MM-DD, utf8
-// otherwise (and for a column with no value at all).
-type csvInference struct {
-	values           int
-	notInt, notFloat bool
-	notBool, notDate bool
-}
-
-func (c *csvInference) see(v string) {
-	if v == "" {
-		return
-	}
-	c.values++
-	if !c.notInt {
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-			c.notInt = true
-		}
-	}
-	if !c.notFloat {
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			c.notFloat = true
-		}
-	}
-	if !c.notBool {
-		switch v {
-		case "true", "false", "TRUE", "FALSE", "True", "False":
-		default:
-			c.notBool = true
-		}
-	}
-	if !c.notDate {
-		if _, err := time.Parse("2006-01-02", v); err != nil || len(v) != 10 {
-			c.notDate = true
-		}
-	}
-}
-
-func (c *csvInference) result() arrow.DataType {
-	switch {
-	case c.values == 0:
-		return arrow.BinaryTypes.String
-	case !c.notInt:
-		return arrow.PrimitiveTypes.Int64
-	case !c.notFloat:
-		return arrow.PrimitiveTypes.Float64
-	case !c.notBool:
-		return arrow.FixedWidthTypes.Boolean
-	case !c.notDate:
-		return arrow.FixedWidthTypes.Date32
-	}
-	return arrow.BinaryTypes.String
 }

@@ -107,6 +107,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		late := "n,s\n" + strings.Repeat("1,x\n", scan.CSVInferRows) + "oops,y\n"
 		os.WriteFile(filepath.Join(d, "latebad.csv"), []byte(late), 0o644)
 		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("hello"), 0o644)
+		os.WriteFile(filepath.Join(d, "typed.csv"), []byte("n,t,amount\n1,2020-01-01 10:00:00,1.50\n2,2020-01-02T11:30:00.25,x\n"), 0o644)
 		writeOddFile(t, filepath.Join(d, "odd.arrow"))
 		os.WriteFile(filepath.Join(d, "bom.csv"), []byte("\ufeffa, b \n1,x\n"), 0o644)
 		writeUnsignedFile(t, filepath.Join(d, "unsigned.arrow"))
@@ -254,6 +255,17 @@ var cliCases = []cliCase{
 	{name: "err_corrupt_arrows", args: []string{"query", "$DIR/garbage.arrows"}, exit: 1},
 	{name: "err_ragged_csv", args: []string{"query", "$DIR/ragged.csv"}, exit: 1},
 	{name: "err_csv_late_value", args: []string{"query", "--batch-size", "300", "--format", "csv", "--select", "n", "$DIR/latebad.csv"}, exit: 1},
+	// CSV: more rows to infer from, a column's type given, timestamps.
+	{name: "csv_infer_all", args: []string{"query", "--csv-infer-rows", "0", "--where", "n = 'oops'", "$DIR/latebad.csv"}},
+	{name: "csv_type", args: []string{"query", "--csv-type", "n=utf8", "--csv-type", "s = VARCHAR", "--where", "n <> '1'", "$DIR/latebad.csv"}},
+	{name: "csv_timestamp", args: []string{"query", "--format", "csv", "--csv-type", "amount=utf8", "--where", "t > TIMESTAMP '2020-01-01 10:00:00'", "$DIR/typed.csv"}},
+	{name: "schema_csv_types", args: []string{"schema", "--csv-type", "amount=utf8", "$DIR/typed.csv"}},
+	{name: "err_csv_given_type", args: []string{"query", "--csv-type", "amount=decimal(12,2)", "$DIR/typed.csv"}, exit: 1},
+	{name: "err_csv_type_unknown_column", args: []string{"query", "--csv-type", "amont=f64", "$DIR/typed.csv"}, exit: 1},
+	{name: "usage_csv_type_syntax", args: []string{"query", "--csv-type", "amount", "$DIR/typed.csv"}, exit: 2},
+	{name: "usage_csv_type_bad_type", args: []string{"schema", "--csv-type", "amount=money", "$DIR/typed.csv"}, exit: 2},
+	{name: "usage_csv_infer_negative", args: []string{"query", "--csv-infer-rows", "-1", "$DIR/typed.csv"}, exit: 2},
+	{name: "usage_csv_not_csv", args: []string{"query", "--csv-type", "id=i64", "$DIR/fixture.parquet"}, exit: 2},
 	{name: "err_overflow_row", args: []string{"query", "--select", "id, big * 1000 AS k", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_overflow_filtered", args: []string{"query", "--where", "id % 2 = 0", "--select", "big * 1000", "$DIR/fixture.arrow"}, exit: 1},
 	{name: "err_overflow_where", args: []string{"query", "--where", "big * 1000 > 0", "$DIR/fixture.arrows"}, exit: 1},

@@ -5,9 +5,10 @@
 //
 //	colexpr query   [--where EXPR] [--select LIST] [--substrait FILE.json] [--limit N]
 //	                [--format table|csv|jsonl|arrow] [--threads N] [--batch-size N]
-//	                [--demo-rows N] [--stats] [--no-prune] [FILE]
+//	                [--demo-rows N] [--stats] [--no-prune]
+//	                [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
 //	colexpr explain [--schema-of FILE] [--substrait] EXPR
-//	colexpr schema  [FILE]
+//	colexpr schema  [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
 //	colexpr demo    [--rows N] [--seed S] [--sort COLUMN] [--row-group-size N | --row-groups N]
 //	                --out FILE.parquet
 //	colexpr help
@@ -16,7 +17,17 @@
 // Arrow IPC file), .arrows (an Arrow IPC stream) or .csv (a header row, then
 // rows whose types are inferred from the first 1000 rows: i64 when every
 // value is an integer, f64 when every one is a number, bool for true/false,
-// date for YYYY-MM-DD, utf8 otherwise; an empty field is null). A column
+// date for YYYY-MM-DD, timestamp(us) for YYYY-MM-DD HH:MM:SS[.fraction],
+// utf8 otherwise; an empty field is null). --csv-infer-rows N infers the
+// types from N rows (0: every row, reading the file twice), --csv-type
+// NAME=TYPE gives a column its type. A later value that does not fit its
+// column's type is an error that names the file, the line, the column and
+// the type, and says which --csv-type would read it:
+//
+//	colexpr query: data.csv: line 1002, column 1 (n): "oops" is not a valid i64, the column's type (inferred from the first 1000 rows)
+//	to read it, give the column a type that holds it (--csv-type n=utf8) or infer the types from more rows (--csv-infer-rows N, 0 for every row)
+//
+// A column
 // whose Arrow type colexpr does not support (large strings, dictionaries,
 // maps, …), or whose name another column has too, is left out with a note
 // on stderr, and an expression that uses it is an error. Without FILE,

@@ -49,9 +49,10 @@ the --select expressions; either can come from a Substrait file instead.
   --stats             print to stderr how many Parquet row groups were read and
                       how many were skipped by their statistics
   --no-prune          read every row group, whatever their statistics say
-
+` + csvFlagsUsage + `
 FILE is a .parquet, .arrow/.feather (Arrow IPC file), .arrows (Arrow IPC
-stream) or .csv file (a header row; types inferred from the first 1000 rows).
+stream) or .csv file (a header row; types inferred from the first 1000
+rows, or as --csv-infer-rows and --csv-type say).
 Of a Parquet file, the row groups whose statistics (minimum, maximum, null
 count) prove that no row satisfies --where are not read at all.
 
@@ -77,6 +78,8 @@ type queryOptions struct {
 	// substrait is the file of a Substrait ExtendedExpression: the filter
 	// or the select list (see readSubstrait).
 	substrait string
+	// csv says how a CSV file is read.
+	csv csvFlags
 }
 
 func runQuery(e *env, args []string) error {
@@ -92,6 +95,7 @@ func runQuery(e *env, args []string) error {
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.noPrune, "no-prune", false, "")
 	fs.StringVar(&o.substrait, "substrait", "", "")
+	o.csv.register(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -182,7 +186,7 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func query(e *env, mem memory.Allocator, o queryOptions) error {
-	src, err := openInput(mem, o.file, o.demoRows)
+	src, err := openInputWith(mem, o.file, o.demoRows, &o.csv)
 	if err != nil {
 		return err
 	}
@@ -253,6 +257,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		if errors.Is(err, scan.ErrInternal) {
 			return err
 		}
+		err = csvHint(err)
 		if n := out.written(); n > 0 {
 			return fmt.Errorf("%w\nerror after %s rows: the output is incomplete", err, thousands(n))
 		}

@@ -12,20 +12,23 @@ import (
 
 var schemaCommand = &command{
 	name:     "schema",
-	synopsis: "schema [FILE]",
+	synopsis: "schema [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]",
 	summary:  "print the columns and their dtypes",
-	usage: `Usage: colexpr schema [FILE]
+	usage: `Usage: colexpr schema [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
 
 Prints the schema of FILE (or of the demo table) as colexpr types it, one
 "name: dtype" line per column. A column whose Arrow type colexpr does not
 support is listed with that type; one whose name another column has too is
 marked as left out, as query and explain leave it out.
-`,
+
+` + csvFlagsUsage,
 	run: runSchema,
 }
 
 func runSchema(e *env, args []string) error {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	var csv csvFlags
+	csv.register(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -37,7 +40,7 @@ func runSchema(e *env, args []string) error {
 	if len(pos) == 1 {
 		file = pos[0]
 	}
-	src, err := openInput(memory.DefaultAllocator, file, 0)
+	src, err := openInputWith(memory.DefaultAllocator, file, 0, &csv)
 	if err != nil {
 		return err
 	}
