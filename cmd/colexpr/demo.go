@@ -2,9 +2,12 @@ package main
 
 import (
 	"flag"
+	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/demo"
@@ -31,6 +34,9 @@ The same rows and seed always give the same data.
   --row-group-size N   rows per row group (default 131072)
   --row-groups N       write exactly N row groups of about rows/N rows each
   --out FILE.parquet   the file to write; it is replaced only once complete
+
+On a terminal, a progress bar shows the rows written (after a spinner
+while --sort orders them) once writing takes longer than a second.
 
 Sorted data in many row groups is what lets query skip row groups by their
 statistics, for example:
@@ -80,22 +86,57 @@ func runDemo(e *env, args []string) error {
 		return usagef("--sort: %d rows are too many to sort; at most %d can be (the order is kept in memory, 16 bytes a row or more)", *rows, int64(demo.MaxSortRows))
 	}
 	o := demo.ReaderOptions{BatchSize: *rowGroup, Batches: *groups, SortBy: *sortBy}
-	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out)
+	var bar io.Writer
+	if e.isTerminal {
+		bar = e.stderr
+	}
+	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out, bar)
 }
 
 // writeDemo writes t to path as Parquet, one row group per batch of the
-// reader o describes.
-func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string) error {
+// reader o describes, with query's progress bar on bar (when not nil):
+// a spinner while the rows are sorted, then the rows written.
+func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string, bar io.Writer) error {
 	// A row group per batch: the writer starts a new row group for each
 	// batch no longer than this.
 	maxGroup := int64(o.BatchSize)
 	if o.Batches > 0 {
 		maxGroup = (t.Rows + int64(o.Batches) - 1) / int64(o.Batches)
 	}
+	var sorting *progress
+	if o.SortBy != "" {
+		sorting = startLabeledProgress(bar, "sorting by "+o.SortBy, func() float64 { return -1 }, nil)
+	}
 	rr, err := t.NewReaderWith(mem, o)
+	if sorting != nil {
+		sorting.finish()
+	}
 	if err != nil {
 		return err
 	}
-	defer rr.Release()
-	return scan.WriteParquet(path, rr, scan.ParquetOptions{RowGroupRows: max(maxGroup, 1), Mem: mem, CreatedBy: "(build colexpr demo)"})
+	counted := &countingRecordReader{RecordReader: rr}
+	defer counted.Release()
+	prog := startLabeledProgress(bar, "writing", func() float64 {
+		if t.Rows == 0 {
+			return 1
+		}
+		return float64(counted.rows.Load()) / float64(t.Rows)
+	}, counted.rows.Load)
+	err = scan.WriteParquet(path, counted, scan.ParquetOptions{RowGroupRows: max(maxGroup, 1), Mem: mem, CreatedBy: "(build colexpr demo)"})
+	prog.finish()
+	return err
+}
+
+// countingRecordReader counts the rows of the batches it hands out.
+type countingRecordReader struct {
+	array.RecordReader
+	rows atomic.Int64
+}
+
+func (r *countingRecordReader) Next() bool {
+	if !r.RecordReader.Next() {
+		return false
+	}
+	r.rows.Add(r.RecordBatch().NumRows())
+	return true
 }

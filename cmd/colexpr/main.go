@@ -228,8 +228,10 @@
 // unknown command or flag), 3 for an internal error, which is a bug. When
 // an error happens after rows were written, the message says how many.
 //
-// A progress bar is drawn on stderr when it is a terminal and a scan takes
-// longer than a second.
+// A progress bar is drawn on stderr when it is a terminal (not a file,
+// a pipe or /dev/null) and a scan takes longer than a second: the fraction
+// of the input read and the rows read. demo draws the same bar for the rows
+// it writes, after a spinner while it sorts them (--sort).
 package main
 
 import (

@@ -8,21 +8,30 @@ import (
 	"time"
 )
 
-// progress draws a bar on a terminal while a scan runs. It stays silent
-// for the first second, so quick scans print nothing, and erases itself
-// when the scan ends.
+// progress draws a bar on a terminal while a scan (or demo's writing)
+// runs. It stays silent for the first second, so quick scans print
+// nothing, and erases itself when the scan ends.
 type progress struct {
 	w        io.Writer
+	label    string         // what is going on, before the bar ("" for a scan)
 	fraction func() float64 // of the input read, or -1
-	rows     func() int64   // rows read
+	rows     func() int64   // rows read, or nil when there is no count
 	stop     chan struct{}
 	done     sync.WaitGroup
 	drawn    bool
 }
 
+// progressDelay is how long a scan runs before its bar is drawn.
+var progressDelay = time.Second
+
 // startProgress starts drawing on w; a nil w draws nothing.
 func startProgress(w io.Writer, fraction func() float64, rows func() int64) *progress {
-	p := &progress{w: w, fraction: fraction, rows: rows, stop: make(chan struct{})}
+	return startLabeledProgress(w, "", fraction, rows)
+}
+
+// startLabeledProgress is startProgress with a label before the bar.
+func startLabeledProgress(w io.Writer, label string, fraction func() float64, rows func() int64) *progress {
+	p := &progress{w: w, label: label, fraction: fraction, rows: rows, stop: make(chan struct{})}
 	if w == nil {
 		return p
 	}
@@ -30,12 +39,14 @@ func startProgress(w io.Writer, fraction func() float64, rows func() int64) *pro
 	p.done.Add(1)
 	go func() {
 		defer p.done.Done()
-		delay := time.NewTimer(time.Second)
-		defer delay.Stop()
-		select {
-		case <-delay.C:
-		case <-p.stop:
-			return
+		if progressDelay > 0 {
+			delay := time.NewTimer(progressDelay)
+			defer delay.Stop()
+			select {
+			case <-delay.C:
+			case <-p.stop:
+				return
+			}
 		}
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
@@ -63,7 +74,14 @@ func (p *progress) draw(elapsed time.Duration) {
 		pos := int(elapsed/(200*time.Millisecond)) % width
 		bar = "[" + strings.Repeat(" ", pos) + "*" + strings.Repeat(" ", width-1-pos) + "]"
 	}
-	fmt.Fprintf(p.w, "\r%s %s rows %.1fs\x1b[K", bar, thousands(p.rows()), elapsed.Seconds())
+	label, count := "", ""
+	if p.label != "" {
+		label = p.label + " "
+	}
+	if p.rows != nil {
+		count = " " + thousands(p.rows()) + " rows"
+	}
+	fmt.Fprintf(p.w, "\r%s%s%s %.1fs\x1b[K", label, bar, count, elapsed.Seconds())
 	p.drawn = true
 }
 

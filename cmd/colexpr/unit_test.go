@@ -502,3 +502,31 @@ func TestIsTerminal(t *testing.T) {
 		t.Error("a buffer is taken for a terminal")
 	}
 }
+
+// TestDemoProgress checks that demo draws query's progress bar on a
+// terminal: a spinner while sorting, then the rows written.
+func TestDemoProgress(t *testing.T) {
+	defer func(d time.Duration) { progressDelay = d }(progressDelay)
+	progressDelay = 0
+	var stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "d.parquet")
+	e := &env{stdout: io.Discard, stderr: &stderr, isTerminal: true}
+	if err := runDemo(e, []string{"--rows", "50000", "--sort", "l_shipdate", "--out", out}); err != nil {
+		t.Fatal(err)
+	}
+	got := stderr.String()
+	for _, want := range []string{"\rsorting by l_shipdate [", "\rwriting [", " rows ", "\r\x1b[K"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stderr %q does not hold %q", got, want)
+		}
+	}
+	// Not on a terminal, nothing.
+	stderr.Reset()
+	e.isTerminal = false
+	if err := runDemo(e, []string{"--rows", "1000", "--out", out}); err != nil {
+		t.Fatal(err)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("not on a terminal, demo wrote %q", stderr.String())
+	}
+}
