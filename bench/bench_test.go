@@ -30,6 +30,14 @@ func TestWorkloadsAgree(t *testing.T) {
 			if err := w.Check(); err != nil {
 				t.Error(err)
 			}
+			if (w.Kind == FixedWidth) != (w.Floor != nil) {
+				t.Errorf("kind %d, floor %v: every kernel workload, and only those, has a floor", w.Kind, w.Floor != nil)
+			}
+			if w.Floor != nil {
+				if err := w.Floor.Run(nil); err != nil {
+					t.Error(err)
+				}
+			}
 		})
 	}
 	if err := s.Close(); err != nil {
@@ -44,7 +52,7 @@ func TestWorkloadsAgree(t *testing.T) {
 //	go test -run '^$' -bench 'Workloads/TPC-H.*/colexpr' -cpuprofile cpu.out
 //
 // The comparison table itself comes from ./cmd/compare, which interleaves the
-// engines.
+// engines. Kernel workloads have a floor too (BenchmarkWorkloads/<name>/floor).
 func BenchmarkWorkloads(b *testing.B) {
 	s, err := NewSuite(memory.DefaultAllocator, FullSizes)
 	if err != nil {
@@ -52,7 +60,11 @@ func BenchmarkWorkloads(b *testing.B) {
 	}
 	defer s.Close()
 	for _, w := range s.Workloads {
-		for _, im := range w.Impls {
+		impls := w.Impls
+		if w.Floor != nil {
+			impls = append(impls[:len(impls):len(impls)], *w.Floor)
+		}
+		for _, im := range impls {
 			b.Run(w.Name+"/"+im.Engine, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {

@@ -58,10 +58,45 @@ func (r *Result) Allocs() (allocs, bytes float64) {
 	return as[len(as)/2], bs[len(bs)/2]
 }
 
-// WorkloadResult is the results of every engine of one workload, colexpr first.
+// WorkloadResult is the results of every engine of one workload, colexpr
+// first, and of its floor (nil when it has none).
 type WorkloadResult struct {
 	Workload *Workload
 	Results  []*Result
+	Floor    *Result
+}
+
+// FloorRatio is result i's time ÷ the floor's (0 when either is missing).
+func (wr *WorkloadResult) FloorRatio(i int) float64 {
+	f, r := wr.Floor, wr.Results[i]
+	if f == nil || f.Err != nil || r.Err != nil || f.Median() == 0 {
+		return 0
+	}
+	return float64(r.Median()) / float64(f.Median())
+}
+
+// Check measures t against the results: the figure it bounds (a ratio, or
+// colexpr's time in nanoseconds), whether that figure exists, and whether
+// t is met.
+func (wr *WorkloadResult) Check(t Target) (got float64, ok, met bool) {
+	switch t.Kind {
+	case AtLeastPeer:
+		i := wr.index(t.Peer)
+		if i < 0 {
+			return 0, false, false
+		}
+		got = wr.Ratio(i)
+		return got, got > 0, got >= t.Value
+	case AtMostFloor:
+		got = wr.FloorRatio(0)
+		return got, got > 0, got > 0 && got <= t.Value
+	}
+	c := wr.Results[0]
+	if c.Err != nil || len(c.Samples) == 0 {
+		return 0, false, false
+	}
+	got = float64(c.Median())
+	return got, true, c.Median() <= t.Time
 }
 
 // Ratio is peer time / colexpr time for result i (0 when either is missing).
@@ -83,7 +118,7 @@ type Options struct {
 // Measure runs every workload: a warm-up run per engine (which also sets how
 // many operations one sample holds), then Reps rounds in which every engine
 // takes one sample in turn (round-robin, so that noise on the machine hits
-// every engine alike). The heap is not collected between samples: a forced
+// every engine alike), the workload's floor last. The heap is not collected between samples: a forced
 // collection leaves the allocator cold (freshly scavenged pages fault on
 // first touch), which adds the same fixed cost to every engine; a sample is
 // instead long enough (Options.MinSample) for each engine to pay for its own
@@ -95,14 +130,21 @@ func Measure(ws []*Workload, opt Options) []*WorkloadResult {
 	out := make([]*WorkloadResult, 0, len(ws))
 	for _, w := range ws {
 		wr := &WorkloadResult{Workload: w}
-		for _, im := range w.Impls {
+		// The floor, when there is one, is one more "engine" of the
+		// rounds, last.
+		impls := w.Impls
+		if w.Floor != nil {
+			impls = append(impls[:len(impls):len(impls)], *w.Floor)
+		}
+		rs := make([]*Result, len(impls))
+		for i, im := range impls {
 			r := &Result{Engine: im.Engine, How: im.How}
 			r.Inner, r.Err = calibrate(im, opt.MinSample)
-			wr.Results = append(wr.Results, r)
+			rs[i] = r
 		}
 		for range opt.Reps {
-			for i, im := range w.Impls {
-				r := wr.Results[i]
+			for i, im := range impls {
+				r := rs[i]
 				if r.Err != nil {
 					continue
 				}
@@ -114,9 +156,13 @@ func Measure(ws []*Workload, opt Options) []*WorkloadResult {
 				r.Samples = append(r.Samples, s)
 			}
 		}
+		wr.Results = rs[:len(w.Impls)]
+		if w.Floor != nil {
+			wr.Floor = rs[len(w.Impls)]
+		}
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "%-36s", w.Name)
-			for _, r := range wr.Results {
+			for _, r := range rs {
 				if r.Err != nil {
 					fmt.Fprintf(opt.Progress, "  %s: error", r.Engine)
 					continue

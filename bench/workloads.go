@@ -184,18 +184,22 @@ func workload(name, desc string, kind Kind, mks ...func() (Impl, error)) (*Workl
 
 func (s *Suite) addWorkload() (*Workload, error) {
 	d := s.Data
-	return workload(NameAdd, fmt.Sprintf("a + b over two u32 columns of %d values, no nulls, overflow checked", d.A.Len()), FixedWidth,
+	w, err := workload(NameAdd, fmt.Sprintf("a + b over two u32 columns of %d values, no nulls, overflow checked", d.A.Len()), FixedWidth,
 		func() (Impl, error) { return s.colexprEval("a + b", s.tables.add) },
 		func() (Impl, error) { return s.arrowAdd() },
 		func() (Impl, error) { return s.duckImpl("SELECT a + b FROM add_t") },
 		func() (Impl, error) { return s.celAdd() },
 		func() (Impl, error) { return s.exprAdd() },
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, "a + b", s.tables.add)
 }
 
 func (s *Suite) gatherWorkload() (*Workload, error) {
 	d := s.Data
-	return workload(NameGather, fmt.Sprintf("%d gathers of u32 values: row r takes element i[r] (1-based) of its list of %d; "+
+	w, err := workload(NameGather, fmt.Sprintf("%d gathers of u32 values: row r takes element i[r] (1-based) of its list of %d; "+
 		"arrow-go takes position %d·r + i[r] − 1 of the flat values", d.GatherIdx.Len(), gatherWidth, gatherWidth), FixedWidth,
 		func() (Impl, error) { return s.colexprEval("list_element(xs, i)", s.tables.gather) },
 		func() (Impl, error) { return s.arrowTake() },
@@ -203,12 +207,16 @@ func (s *Suite) gatherWorkload() (*Workload, error) {
 		func() (Impl, error) { return s.celGather() },
 		func() (Impl, error) { return s.exprGather() },
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, "list_element(xs, i)", s.tables.gather)
 }
 
 func (s *Suite) compareWorkload() (*Workload, error) {
 	d := s.Data
 	src := fmt.Sprintf("x < %d", d.Threshold)
-	return workload(NameCompare, fmt.Sprintf("%s over %d i64 values, no nulls", src, d.X.Len()), FixedWidth,
+	w, err := workload(NameCompare, fmt.Sprintf("%s over %d i64 values, no nulls", src, d.X.Len()), FixedWidth,
 		func() (Impl, error) { return s.colexprEval(src, s.tables.cmp) },
 		func() (Impl, error) { return s.arrowCompare() },
 		func() (Impl, error) { return s.exprsCompare() },
@@ -216,6 +224,10 @@ func (s *Suite) compareWorkload() (*Workload, error) {
 		func() (Impl, error) { return s.celCompare(src) },
 		func() (Impl, error) { return s.exprCompare(src) },
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, src, s.tables.cmp)
 }
 
 func (s *Suite) andWorkload() (*Workload, error) {
@@ -229,13 +241,17 @@ func (s *Suite) orWorkload() (*Workload, error) {
 func (s *Suite) kleeneWorkload(name, op, arrowFn string) (*Workload, error) {
 	d := s.Data
 	src := "p " + op + " q"
-	return workload(name, fmt.Sprintf("%s over two bool columns of %d values, a tenth of each null "+
+	w, err := workload(name, fmt.Sprintf("%s over two bool columns of %d values, a tenth of each null "+
 		"(cel-go and expr-lang have no three-valued logic: not run)", src, d.P.Len()), FixedWidth,
 		func() (Impl, error) { return s.colexprEval(src, s.tables.kleene) },
 		func() (Impl, error) { return s.arrowKleene(arrowFn) },
 		func() (Impl, error) { return s.exprsKleene(arrowFn) },
 		func() (Impl, error) { return s.duckImpl("SELECT " + src + " FROM kleene_t") },
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, src, s.tables.kleene)
 }
 
 func (s *Suite) q6Workload() (*Workload, error) {

@@ -2,7 +2,10 @@
 // (arrow-go compute and compute/exprs, DuckDB on one thread, cel-go and
 // expr-lang row by row) on this machine and prints a markdown report: the
 // machine, a table with colexpr's time, each peer's time and the ratio
-// peer/colexpr per workload, the targets, and per-workload details.
+// peer/colexpr per workload, and for kernel workloads the memory floor
+// (reading the inputs and writing the output once, sampled in the same
+// rounds) with colexpr's time ÷ floor; the targets and whether each is
+// met; and per-workload details.
 //
 // Usage (from the bench directory):
 //
