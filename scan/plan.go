@@ -23,7 +23,10 @@ type Expr struct {
 	Tree    expr.Expr
 	Program *colexpr.Program
 	// Name is a select item's output column: by default its Text, or the
-	// text of its tree.
+	// text of its tree. Two select items of one name are an error: Compile
+	// does not rename, so a program gets the columns it named or an error.
+	// (The colexpr command renames a later one a_1, a_2, … as DuckDB does,
+	// before it calls Compile.)
 	Name string
 	// What names the expression in error messages ("--where", "--select
 	// item 2"); by default "the filter" or "select item N".

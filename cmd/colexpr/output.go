@@ -357,10 +357,10 @@ func appendCell(b, v []byte, max int) ([]byte, bool) {
 // fitCell cuts b[start:] to at most max display cells, ending in … when it
 // is cut.
 func fitCell(b []byte, start, max int) ([]byte, bool) {
-	cell := unsafe.String(unsafe.SliceData(b[start:]), len(b)-start)
-	if width(cell) <= max {
+	if width(b[start:]) <= max {
 		return b, false
 	}
+	cell := unsafe.String(unsafe.SliceData(b[start:]), len(b)-start)
 	// Whole characters (grapheme clusters: an emoji with its modifiers, a
 	// letter with its accents) up to max-1 cells, then ….
 	cut := cellWidth.Truncate(cell, max, "…")
@@ -368,11 +368,11 @@ func fitCell(b []byte, start, max int) ([]byte, bool) {
 }
 
 // width is the display width of a table cell.
-func width(s string) int {
-	if printableASCII(unsafe.Slice(unsafe.StringData(s), len(s))) {
-		return len(s)
+func width(v []byte) int {
+	if printableASCII(v) {
+		return len(v)
 	}
-	return cellWidth.StringWidth(s)
+	return cellWidth.StringWidth(unsafe.String(unsafe.SliceData(v), len(v)))
 }
 
 // printableASCII reports whether v is all printable ASCII: one byte per
@@ -404,7 +404,7 @@ func (s *tableSink) write(c chunk, n int) error {
 func (s *tableSink) flushPending() error {
 	s.widths = make([]int, len(s.names))
 	for j, name := range s.names {
-		s.widths[j] = min(width(name), maxCell)
+		s.widths[j] = min(width([]byte(name)), maxCell)
 		if s.widths[j] < 4 {
 			s.widths[j] = 4 // room for NULL
 		}
@@ -413,7 +413,7 @@ func (s *tableSink) flushPending() error {
 		for i := 0; i < tc.keep; i++ {
 			for j := 0; j < tc.cols; j++ {
 				k := i*tc.cols + j
-				s.widths[j] = max(s.widths[j], width(string(tc.data[tc.offs[k]:tc.offs[k+1]])))
+				s.widths[j] = max(s.widths[j], width(tc.data[tc.offs[k]:tc.offs[k+1]]))
 			}
 		}
 	}
@@ -467,7 +467,7 @@ func (s *tableSink) print(tc *tableChunk) error {
 			cut := tc.cut[k]
 			if tc.null[k] {
 				v = []byte("NULL")
-			} else if len(v) > s.widths[j] && width(string(v)) > s.widths[j] {
+			} else if len(v) > s.widths[j] && width(v) > s.widths[j] {
 				// Wider than the rows the widths came from.
 				fit = append(fit[:0], v...)
 				fit, _ = fitCell(fit, 0, s.widths[j])
@@ -489,7 +489,7 @@ func (s *tableSink) print(tc *tableChunk) error {
 }
 
 func pad(b, v []byte, w int, right bool) []byte {
-	n := w - width(string(v))
+	n := w - width(v)
 	if right {
 		for ; n > 0; n-- {
 			b = append(b, ' ')

@@ -181,7 +181,7 @@ func TestAppendCell(t *testing.T) {
 		if wantCut := strings.HasSuffix(c.want, "…"); cut != wantCut {
 			t.Errorf("appendCell(%q, %d) reports cut %v, want %v", c.in, c.max, cut, wantCut)
 		}
-		if w := width(string(got)); w > c.max {
+		if w := width(got); w > c.max {
 			t.Errorf("appendCell(%q, %d) = %q is %d cells wide", c.in, c.max, got, w)
 		}
 	}
