@@ -8,6 +8,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -261,5 +262,32 @@ func TestIsASCII(t *testing.T) {
 		if got := isASCII([]byte(tc.s)); got != tc.want {
 			t.Errorf("isASCII(%q) = %v, want %v", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestAscending checks the offsets' order check on every length up to 12
+// with one decrease at every position, and with extreme offsets.
+func TestAscending(t *testing.T) {
+	for n := range 13 {
+		offs := make([]int32, n)
+		for i := range offs {
+			offs[i] = int32(3 * i)
+		}
+		if !ascending(offs) {
+			t.Errorf("%v: not ascending", offs)
+		}
+		for i := 1; i < n; i++ {
+			bad := append([]int32(nil), offs...)
+			bad[i] = bad[i-1] - 1
+			if ascending(bad) {
+				t.Errorf("%v: ascending", bad)
+			}
+		}
+	}
+	if !ascending([]int32{0, 0, math.MaxInt32, math.MaxInt32}) {
+		t.Error("equal and maximal offsets: not ascending")
+	}
+	if ascending([]int32{0, math.MaxInt32, math.MinInt32, 0, 1}) {
+		t.Error("a fall from MaxInt32 to MinInt32: ascending")
 	}
 }
