@@ -38,9 +38,15 @@ type CSVOptions struct {
 	// file, not a pipe).
 	InferRows int
 	// Types gives columns a type by name, instead of inferring one. The
-	// types a CSV value can be read as are bool, the signed and unsigned
-	// integers, float32 and float64, decimal128, string, binary, date32
-	// and timestamp (any unit, with or without a time zone).
+	// types a CSV value can be read as are bool (true, false, TRUE, FALSE,
+	// True, False), the signed and unsigned integers (decimal digits, in
+	// range), float32 and float64 (as strconv.ParseFloat reads them),
+	// decimal128 (rounded to the scale half away from zero; a value with
+	// more digits than the precision does not fit), string, binary, date32
+	// (YYYY-MM-DD) and timestamp in any unit (YYYY-MM-DD HH:MM:SS with an
+	// optional fraction, a T or a space between date and time, or a date
+	// alone; a wall-clock time, in the type's time zone when it has one).
+	// An empty field is null, whatever the type.
 	Types map[string]arrow.DataType
 }
 
