@@ -257,7 +257,6 @@ type csvScan struct {
 	inf          []csvInference
 	inferredFrom int
 	started      bool // the header is read
-	read         int64
 }
 
 func (s *csvScan) Next() (arrow.RecordBatch, error) {
@@ -305,7 +304,6 @@ func (s *csvScan) Next() (arrow.RecordBatch, error) {
 		cols[k] = b.NewArray()
 		defer cols[k].Release()
 	}
-	s.read += int64(n)
 	return array.NewRecordBatch(s.out, cols, int64(n)), nil
 }
 
