@@ -67,14 +67,11 @@ func libraryCSV(rows int64, where, selects string) (string, error) {
 	mem := memory.DefaultAllocator
 	src := scan.Demo(mem, rows)
 	defer src.Close()
-	items, err := splitSelect(selects)
+	items, err := scan.SplitSelect(selects)
 	if err != nil {
 		return "", err
 	}
-	q := scan.Query{Where: &scan.Expr{Text: where}}
-	for _, it := range items {
-		q.Select = append(q.Select, scan.Expr{Text: it.src, Name: it.name})
-	}
+	q := scan.Query{Where: &scan.Expr{Text: where}, Select: items}
 	plan, err := scan.Compile(src, q, scan.Options{Threads: 1, BatchSize: 1000, Optimizer: optimize.NewEmpty()})
 	if err != nil {
 		return "", err

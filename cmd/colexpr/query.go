@@ -198,13 +198,14 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		q.Where = &scan.Expr{Text: o.where, What: "--where"}
 	}
 	if o.selects != "" {
-		items, err := splitSelect(o.selects)
+		items, err := scan.SplitSelect(o.selects)
 		if err != nil {
-			return err
+			return fmt.Errorf("--select: %w", err)
 		}
-		for i, it := range items {
-			q.Select = append(q.Select, scan.Expr{Text: it.src, Name: it.name, What: itemWhat(items, i, "--select", "--select ")})
+		for i := range items {
+			items[i].What = itemWhat(len(items), i, "--select", "--select ")
 		}
+		q.Select = items
 	}
 	opts := scan.Options{Threads: o.threads, BatchSize: o.batchSize, NoPrune: o.noPrune}
 	if o.substrait != "" {
@@ -325,4 +326,13 @@ func openInput(mem memory.Allocator, path string, demoRows int64) (*scan.Source,
 		return scan.Demo(mem, demoRows), nil
 	}
 	return scan.Open(mem, path)
+}
+
+// itemWhat names item i of a list of n in messages: whole when the list
+// has one item, else prefix + "item N" (counting from 1).
+func itemWhat(n, i int, whole, prefix string) string {
+	if n == 1 {
+		return whole
+	}
+	return fmt.Sprintf("%sitem %d", prefix, i+1)
 }

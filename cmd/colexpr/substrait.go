@@ -28,29 +28,29 @@ import (
 // item named by its AS name or else by its text. The base schema holds
 // only the columns the expressions read.
 func exportSubstrait(list string, s *colexpr.Schema) ([]byte, error) {
-	items, err := splitList(list, "the list")
+	items, err := scan.SplitSelect(list)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the list: %w", err)
 	}
 	named := make([]substrait.Named, len(items))
 	for i, it := range items {
-		prog, err := s.Compile(it.src, nil)
+		prog, err := s.Compile(it.Text, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", itemWhat(items, i, "the expression", ""), err)
+			return nil, fmt.Errorf("%s: %w", itemWhat(len(items), i, "the expression", ""), err)
 		}
-		named[i] = substrait.Named{Name: it.name, Expr: prog.Bound()}
+		named[i] = substrait.Named{Name: it.Name, Expr: prog.Bound()}
 	}
 	exp := substrait.Options{PruneSchema: true}
 	msg, err := exp.ExportAll(s.Scope(), named...)
 	if err != nil {
 		// The error says where in the tree; with several expressions,
 		// say which one, by exporting them one at a time.
-		what := itemWhat(items, 0, "the expression", "")
+		what := itemWhat(len(items), 0, "the expression", "")
 		for i := 1; i < len(named); i++ {
 			if _, e := exp.ExportAll(s.Scope(), named[i-1]); e != nil {
 				break
 			}
-			what = itemWhat(items, i, "the expression", "")
+			what = itemWhat(len(items), i, "the expression", "")
 		}
 		return nil, fmt.Errorf("--substrait: %s: %w", what, trimSubstrait(err))
 	}

@@ -21,61 +21,6 @@ import (
 	"github.com/colexpr/colexpr/scan"
 )
 
-func TestSplitSelect(t *testing.T) {
-	cases := []struct {
-		list string
-		want []selectItem
-		err  string
-	}{
-		{list: "a", want: []selectItem{{"a", "a"}}},
-		{list: " a , b + 1 ", want: []selectItem{{"a", "a"}, {"b + 1", "b + 1"}}},
-		{list: "coalesce(a, 0) AS z, b", want: []selectItem{{"coalesce(a, 0)", "z"}, {"b", "b"}}},
-		{list: "CAST(a AS i64)", want: []selectItem{{"CAST(a AS i64)", "CAST(a AS i64)"}}},
-		{list: "CAST(a AS i64) as wide", want: []selectItem{{"CAST(a AS i64)", "wide"}}},
-		{list: `'x, y' AS "odd, name"`, want: []selectItem{{"'x, y'", "odd, name"}}},
-		{list: `'it''s, here', "a ""b"", c"`, want: []selectItem{{"'it''s, here'", "'it''s, here'"}, {`"a ""b"", c"`, `"a ""b"", c"`}}},
-		{list: "{k: a, v: b} AS s, [1, 2]", want: []selectItem{{"{k: a, v: b}", "s"}, {"[1, 2]", "[1, 2]"}}},
-		{list: "has AS x", want: []selectItem{{"has", "x"}}},
-		{list: "a AS", want: []selectItem{{"a AS", "a AS"}}},
-		{list: "list_transform(xs, x -> x + 1) AS ys", want: []selectItem{{"list_transform(xs, x -> x + 1)", "ys"}}},
-		{list: "a,", err: "--select: item 2 is empty"},
-		{list: ", a", err: "--select: item 1 is empty"},
-		{list: "f(a, b", err: `--select: '(' is never closed`},
-		{list: "a)", err: `--select: unbalanced ')' at column 2`},
-		{list: "(a]", err: `--select: unbalanced ']' at column 3`},
-		{list: "'abc", err: "--select: unterminated ' quote starting at column 1"},
-		// A name used again is renamed, as DuckDB does: a, a_1, a_2, …
-		{list: "a, a", want: []selectItem{{"a", "a"}, {"a", "a_1"}}},
-		{list: "b AS a, a", want: []selectItem{{"b", "a"}, {"a", "a_1"}}},
-		{list: "a, a, a_1, a", want: []selectItem{{"a", "a"}, {"a", "a_2"}, {"a_1", "a_1"}, {"a", "a_3"}}},
-		{list: "AS x", err: "--select: item 1 has a name (x) but no expression"},
-		{list: "", err: "--select: the list is empty"},
-		{list: " \t", err: "--select: the list is empty"},
-	}
-	for _, c := range cases {
-		t.Run(c.list, func(t *testing.T) {
-			got, err := splitSelect(c.list)
-			if c.err != "" {
-				if err == nil || err.Error() != c.err {
-					t.Fatalf("error %v, want %q", err, c.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(c.want) {
-				t.Fatalf("got %q, want %q", got, c.want)
-			}
-			for i := range got {
-				if got[i] != c.want[i] {
-					t.Errorf("item %d: got %q, want %q", i+1, got[i], c.want[i])
-				}
-			}
-		})
-	}
-}
-
 func TestAppendFloat(t *testing.T) {
 	cases := []struct {
 		v          float64

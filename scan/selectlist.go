@@ -1,27 +1,23 @@
-package main
+package scan
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
 
-// selectItem is one expression of --select, with its output column name.
-type selectItem struct {
-	src  string // the expression's text
-	name string // AS name, or the text itself
-}
-
-// splitSelect splits a --select list at its top-level commas — not inside
-// parentheses, brackets, braces, 'strings' or "quoted names" — and takes an
-// optional trailing `AS name` off each item.
-func splitSelect(list string) ([]selectItem, error) { return splitList(list, "--select") }
-
-// splitList is splitSelect for a list that messages call what.
-func splitList(list, what string) ([]selectItem, error) {
+// SplitSelect splits a select list as a person types it — `a, b + 1 AS c`
+// — at its top-level commas (not inside parentheses, brackets, braces,
+// 'strings' or "quoted names"), and takes an optional trailing `AS name`
+// off each item: Exprs with Text and Name set (the name is the text when
+// there is no AS). A name used again is renamed as DuckDB does: the second
+// a becomes a_1, the third a_2, skipping any name another item already
+// has. Errors say where the list is malformed.
+func SplitSelect(list string) ([]Expr, error) {
 	if strings.TrimSpace(list) == "" {
-		return nil, fmt.Errorf("%s: the list is empty", what)
+		return nil, errors.New("the list is empty")
 	}
-	var items []selectItem
+	var items []Expr
 	start := 0
 	var openers []byte
 	closerOf := map[byte]byte{'(': ')', '[': ']', '{': '}'}
@@ -31,19 +27,19 @@ func splitList(list, what string) ([]selectItem, error) {
 		case '\'', '"':
 			j := closeQuote(list, i)
 			if j < 0 {
-				return nil, fmt.Errorf("%s: unterminated %c quote starting at column %d", what, c, i+1)
+				return nil, fmt.Errorf("unterminated %c quote starting at column %d", c, i+1)
 			}
 			i = j
 		case '(', '[', '{':
 			openers = append(openers, c)
 		case ')', ']', '}':
 			if len(openers) == 0 || closerOf[openers[len(openers)-1]] != c {
-				return nil, fmt.Errorf("%s: unbalanced %q at column %d", what, c, i+1)
+				return nil, fmt.Errorf("unbalanced %q at column %d", c, i+1)
 			}
 			openers = openers[:len(openers)-1]
 		case ',':
 			if len(openers) == 0 {
-				item, err := selectItemOf(list[start:i], len(items)+1, what)
+				item, err := selectItemOf(list[start:i], len(items)+1)
 				if err != nil {
 					return nil, err
 				}
@@ -53,9 +49,9 @@ func splitList(list, what string) ([]selectItem, error) {
 		}
 	}
 	if len(openers) > 0 {
-		return nil, fmt.Errorf("%s: %q is never closed", what, openers[len(openers)-1])
+		return nil, fmt.Errorf("%q is never closed", openers[len(openers)-1])
 	}
-	item, err := selectItemOf(list[start:], len(items)+1, what)
+	item, err := selectItemOf(list[start:], len(items)+1)
 	if err != nil {
 		return nil, err
 	}
@@ -66,39 +62,30 @@ func splitList(list, what string) ([]selectItem, error) {
 
 // dedupeNames renames items whose name an earlier item has, as DuckDB
 // does: the second a becomes a_1, the third a_2, skipping any name
-// another item already has. (scan.Compile, for library users, still
-// refuses two select items of one name: a program has no rule to rename
-// by, while a command line is typed by a person who wants the rows.)
-func dedupeNames(items []selectItem) {
+// another item already has. (Compile still refuses two select items of one
+// name given to it: a program has no rule to rename by, while a list is
+// typed by a person who wants the rows.)
+func dedupeNames(items []Expr) {
 	taken := map[string]bool{}
 	for _, it := range items {
-		taken[it.name] = true
+		taken[it.Name] = true
 	}
 	seen := map[string]bool{}
 	for i, it := range items {
-		if !seen[it.name] {
-			seen[it.name] = true
+		if !seen[it.Name] {
+			seen[it.Name] = true
 			continue
 		}
 		for k := 1; ; k++ {
-			name := fmt.Sprintf("%s_%d", it.name, k)
+			name := fmt.Sprintf("%s_%d", it.Name, k)
 			if !taken[name] {
-				items[i].name = name
+				items[i].Name = name
 				taken[name] = true
 				seen[name] = true
 				break
 			}
 		}
 	}
-}
-
-// itemWhat names item i of a list in messages: whole when the list has
-// one item, else prefix + "item N" (counting from 1).
-func itemWhat(items []selectItem, i int, whole, prefix string) string {
-	if len(items) == 1 {
-		return whole
-	}
-	return fmt.Sprintf("%sitem %d", prefix, i+1)
 }
 
 // closeQuote is the index of the quote closing the one at i (a doubled
@@ -117,18 +104,18 @@ func closeQuote(s string, i int) int {
 	return -1
 }
 
-func selectItemOf(text string, n int, what string) (selectItem, error) {
+func selectItemOf(text string, n int) (Expr, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return selectItem{}, fmt.Errorf("%s: item %d is empty", what, n)
+		return Expr{}, fmt.Errorf("item %d is empty", n)
 	}
 	if src, name, ok := cutAlias(text); ok {
 		if src == "" {
-			return selectItem{}, fmt.Errorf("%s: item %d has a name (%s) but no expression", what, n, name)
+			return Expr{}, fmt.Errorf("item %d has a name (%s) but no expression", n, name)
 		}
-		return selectItem{src: src, name: name}, nil
+		return Expr{Text: src, Name: name}, nil
 	}
-	return selectItem{src: text, name: text}, nil
+	return Expr{Text: text, Name: text}, nil
 }
 
 // cutAlias splits `expr AS name` at its last top-level AS, when what
