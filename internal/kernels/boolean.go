@@ -19,6 +19,8 @@ package kernels
 // null AND x is false where x is false and null elsewhere.
 
 import (
+	"math/bits"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
@@ -86,15 +88,33 @@ func Logic(mem memory.Allocator, or bool, l, r datum.Datum, ret dtype.DType) (da
 		// Word-aligned inputs with nulls on both sides: the common case,
 		// without per-word offset arithmetic.
 		wb, wva, wvb, valid = wb[:nw], wva[:nw], wvb[:nw], valid[:nw]
-		for k, x := range wa {
+		ones := 0
+		for k, x := range wa[:nw-1] {
 			y, vx, vy := wb[k], wva[k], wvb[k]
-			valid[k] = vx&vy | vx&(x^flip) | vy&(y^flip)
+			v := vx&vy | vx&(x^flip) | vy&(y^flip)
+			valid[k] = v
+			ones += bits.OnesCount64(v)
 			if or {
 				words[k] = x | y
 			} else {
 				words[k] = x & y
 			}
 		}
+		k := nw - 1
+		x, y, vx, vy := wa[k], wb[k], wva[k], wvb[k]
+		valid[k] = (vx&vy | vx&(x^flip) | vy&(y^flip)) & TailMask(n)
+		ones += bits.OnesCount64(valid[k])
+		if or {
+			words[k] = (x | y) & TailMask(n)
+		} else {
+			words[k] = x & y & TailMask(n)
+		}
+		nulls := n - ones
+		if nulls == 0 {
+			validity.Release()
+			validity = nil
+		}
+		return boolResult(ret, n, validity, nulls, values), nil
 	} else {
 		for k := range words {
 			x, y := a.Word(k), b.Word(k)
