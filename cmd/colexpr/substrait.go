@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
@@ -127,9 +126,6 @@ func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, ha
 		return nil, fmt.Errorf("--substrait %s: not a Substrait ExtendedExpression: %s", path, strings.TrimPrefix(err.Error(), "substrait: "))
 	}
 	f := &substraitFile{path: path, msg: msg}
-	if err := f.checkColumns(s); err != nil {
-		return nil, fmt.Errorf("--substrait %s: %w", f.path, err)
-	}
 	if f.exprs, err = scan.SubstraitExprs(s, msg, nil); err != nil {
 		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
 	}
@@ -178,48 +174,6 @@ func describeExprs(exprs []scan.Expr) string {
 		noun = "expression"
 	}
 	return fmt.Sprintf("%d %s (%s)", len(exprs), noun, strings.Join(parts, ", "))
-}
-
-// checkColumns finds the first column the file's expressions read that
-// s does not have, and says so as the text path does: with the closest
-// names, or why the input's column of that name cannot be read. Import
-// would reject it too, listing every column.
-func (f *substraitFile) checkColumns(s *colexpr.Schema) error {
-	base, err := substrait.Schema(f.msg)
-	if err != nil {
-		return nil // import says what is wrong with the base schema
-	}
-	var missing error
-	var visit func(m protoreflect.Message)
-	visit = func(m protoreflect.Message) {
-		if missing != nil {
-			return
-		}
-		if ref, ok := m.Interface().(*pb.Expression_FieldReference); ok && (ref.RootType == nil || ref.GetRootReference() != nil) {
-			if sf := ref.GetDirectReference().GetStructField(); sf != nil && sf.Field >= 0 && int(sf.Field) < len(base.Fields()) {
-				if name := base.Fields()[sf.Field].Name; s.Root.FieldIndex(name) < 0 {
-					missing = s.UnknownColumn(name)
-					return
-				}
-			}
-		}
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.IsMap() || fd.Message() == nil:
-			case fd.IsList():
-				for i := 0; i < v.List().Len(); i++ {
-					visit(v.List().Get(i).Message())
-				}
-			default:
-				visit(v.Message())
-			}
-			return missing == nil
-		})
-	}
-	for _, r := range f.msg.GetReferredExpr() {
-		visit(r.ProtoReflect())
-	}
-	return missing
 }
 
 // what names expression i of the file in messages.
