@@ -86,6 +86,19 @@ func Shorten(s string) string {
 	return s[:head] + " … " + s[tail:]
 }
 
+// Abbreviate is Shorten followed, when it cut s, by how many characters it
+// left out: "a + … + b (1 234 of 1 354 characters left out)". Explain and the
+// optimizer's trace print long trees with it.
+func Abbreviate(s string) string {
+	short := Shorten(s)
+	if len(short) == len(s) {
+		return s
+	}
+	total := utf8.RuneCountInString(s)
+	kept := utf8.RuneCountInString(short) - utf8.RuneCountInString(" … ")
+	return fmt.Sprintf("%s (%d of %d characters left out)", short, total-kept, total)
+}
+
 func (b *binder) bind(e Expr, scope Scope) (*Bound, error) {
 	b.depth++
 	defer func() { b.depth-- }()

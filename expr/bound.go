@@ -300,15 +300,33 @@ func (b *Bound) Equal(o *Bound) bool {
 //	    $ :: struct<a: i32?>
 //	  literal 5::i32 :: i32
 func (b *Bound) Tree() string {
+	s, _ := b.TreeUpTo(-1)
+	return s
+}
+
+// TreeUpTo is Tree cut after max lines (no limit when max < 0): the lines,
+// and the number of nodes left out. A tree's first lines are its top nodes,
+// so a cut tree costs time and space for max lines only — the whole of a
+// deep chain would take its depth squared, in indentation.
+func (b *Bound) TreeUpTo(max int) (string, int) {
 	var sb strings.Builder
 	type item struct {
 		n     *Bound
 		depth int
 	}
 	stack := []item{{b, 0}}
+	lines, left := 0, 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if max >= 0 && lines >= max {
+			left++
+			for i := len(it.n.args) - 1; i >= 0; i-- {
+				stack = append(stack, item{it.n.args[i], 0})
+			}
+			continue
+		}
+		lines++
 		sb.WriteString(strings.Repeat("  ", it.depth))
 		sb.WriteString(Label(it.n))
 		sb.WriteString(" :: ")
@@ -318,7 +336,7 @@ func (b *Bound) Tree() string {
 			stack = append(stack, item{it.n.args[i], it.depth + 1})
 		}
 	}
-	return sb.String()
+	return sb.String(), left
 }
 
 // Label names a node and its options on one line, without its children.

@@ -98,7 +98,8 @@ func (t *Trace) String() string {
 	return b.String()
 }
 
-// String prints the event as a block of lines.
+// String prints the event as a block of lines; a long tree is abbreviated
+// (expr.Abbreviate).
 func (e Event) String() string {
 	var b strings.Builder
 	b.WriteString(e.Rule)
@@ -106,9 +107,9 @@ func (e Event) String() string {
 		b.WriteString(" (" + e.Kind.String() + ": " + e.Reason + ")")
 	}
 	b.WriteString("\n  before: ")
-	b.WriteString(e.Before.String())
+	b.WriteString(expr.Abbreviate(e.Before.String()))
 	b.WriteString("\n  after:  ")
-	b.WriteString(e.After.String())
+	b.WriteString(expr.Abbreviate(e.After.String()))
 	b.WriteByte('\n')
 	return b.String()
 }

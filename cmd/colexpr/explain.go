@@ -10,6 +10,7 @@ import (
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/partition"
 	"github.com/colexpr/colexpr/scan"
@@ -36,6 +37,11 @@ table), stage by stage:
                 that is true only when no row of the group can satisfy EXPR,
                 and the layout of those statistics; query skips the Parquet
                 row groups where it is true
+
+A long expression is abbreviated rather than printed whole at every step:
+trees show their first 100 lines, the rewrites their first 500 with the
+trees of each cut to some 120 characters, and other lines longer than 1000
+characters are cut too; each cut says how much it left out.
 
   --schema-of FILE    the schema EXPR is bound against (default: the demo table's)
   --substrait         print only the Substrait ExtendedExpression of the
@@ -121,6 +127,9 @@ func explain(text string, src *scan.Source) (string, error) {
 		b.WriteString(title + "\n")
 		for _, l := range lines {
 			for _, line := range strings.Split(strings.TrimRight(l, "\n"), "\n") {
+				if len(line) > maxLine {
+					line = expr.Abbreviate(line)
+				}
 				b.WriteString("  " + line + "\n")
 			}
 		}
@@ -128,21 +137,25 @@ func explain(text string, src *scan.Source) (string, error) {
 	section("expression", strings.TrimSpace(text))
 	section("parsed", st.Parsed.String())
 	section("coerced", st.Coerced.String())
-	section("bound", abbreviateRoot(st.Bound.Tree(), sch.Root))
+	section("bound", treeText(st.Bound, sch.Root))
 
 	var rewrites []string
 	for i, ev := range st.Trace.Events {
+		if i == maxRewrites {
+			rewrites = append(rewrites, leftOut(st.Trace.Events[i:]))
+			break
+		}
 		head := fmt.Sprintf("%d. %s", i+1, ev.Rule)
 		if ev.Kind != optimize.Applied {
 			head += " (" + ev.Kind.String() + ": " + ev.Reason + ")"
 		}
-		rewrites = append(rewrites, head+"\n     before: "+ev.Before.String()+"\n     after:  "+ev.After.String())
+		rewrites = append(rewrites, head+"\n     before: "+expr.Abbreviate(ev.Before.String())+"\n     after:  "+expr.Abbreviate(ev.After.String()))
 	}
 	if len(rewrites) == 0 {
 		rewrites = []string{"(none)"}
 	}
 	section("rewrites", rewrites...)
-	section("optimized", st.Optimized.String(), abbreviateRoot(st.Optimized.Tree(), sch.Root))
+	section("optimized", st.Optimized.String(), treeText(st.Optimized, sch.Root))
 
 	if p, err := partition.ByField(st.Optimized, sch.Scope()); err != nil {
 		section("partitions", "(none: "+err.Error()+")")
@@ -202,6 +215,49 @@ func falsifierLines(prog *colexpr.Program, plan *scan.Plan) []string {
 		p.Expr.String(),
 		"statistics: " + p.Stats.String(),
 	}
+}
+
+// Explain prints the first maxTreeLines lines of a bound tree and the first
+// maxRewrites events of the optimizer's trace, the trees of an event
+// abbreviated to some 120 characters, and any other line longer than
+// maxLine bytes abbreviated too (expr.Abbreviate); it says what it left out.
+const (
+	maxTreeLines = 100
+	maxRewrites  = 500
+	maxLine      = 1000
+)
+
+// leftOut is the line that stands for the trace's events left out: how
+// many, and how many times each rule applied (or had a problem) in them.
+func leftOut(events []optimize.Event) string {
+	counts := map[string]int{}
+	var order []string
+	for _, ev := range events {
+		key := ev.Rule
+		if ev.Kind != optimize.Applied {
+			key += " (" + ev.Kind.String() + ")"
+		}
+		if counts[key] == 0 {
+			order = append(order, key)
+		}
+		counts[key]++
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%s ×%d", k, counts[k])
+	}
+	return fmt.Sprintf("… (%d more rewrites left out: %s)", len(events), strings.Join(parts, ", "))
+}
+
+// treeText is b's tree for explain: its first maxTreeLines lines, then how
+// many nodes were left out.
+func treeText(b *expr.Bound, root dtype.DType) string {
+	s, left := b.TreeUpTo(maxTreeLines)
+	s = abbreviateRoot(s, root)
+	if left > 0 {
+		s += fmt.Sprintf("… (%d more nodes left out)\n", left)
+	}
+	return s
 }
 
 // abbreviateRoot shortens the lines of a tree that print the whole input
