@@ -170,6 +170,7 @@
 //	binary/not_compare                    NOT a < b → a >= b (no floats)
 //	binary/in_single                      a IN (5) → a = 5
 //	binary/or_eq_to_in                    a = 1 OR a = 2 OR a = 3 → a IN (1, 2, 3)
+//	binary/merge_constants                a + 1 + 2 → a + 3 (integers of one sign); s || 'a' || 'b' → s || 'ab'
 //
 // Decisions worth knowing:
 //

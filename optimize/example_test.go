@@ -75,6 +75,7 @@ func Example_binary() {
 		"5 < a",
 		"a = 1 OR a = 2 OR a = 3",
 		"a IN (7)",
+		"s || 'a' || 'b'",
 	)
 	// Output:
 	// a + 0                                    →  a                        [binary/add_zero]
@@ -85,6 +86,7 @@ func Example_binary() {
 	// 5 < a                                    →  a > 5                    [binary/literal_right]
 	// a = 1 OR a = 2 OR a = 3                  →  a IN (1, 2, 3)           [binary/or_eq_to_in]
 	// a IN (7)                                 →  a = 7                    [binary/in_single]
+	// s || 'a' || 'b'                          →  s || 'ab'                [binary/merge_constants]
 }
 
 func Example_cast() {

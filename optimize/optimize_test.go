@@ -603,3 +603,26 @@ func treeSize(b *expr.Bound) int {
 	}
 	return n
 }
+
+// TestMergeConstantsChain: a 20 000-term chain of constants becomes one
+// call in one rewrite, so evaluating it is one kernel call, not 20 000 (a
+// query of such a chain took seconds, and of || 'x' … quadratic memory),
+// and merging costs no more than the chain's length.
+func TestMergeConstantsChain(t *testing.T) {
+	const n = 20_000
+	for _, tt := range []struct{ src, want string }{
+		{"l" + strings.Repeat(" + 1::i64", n), "l + 20000::i64"},
+		{"s" + strings.Repeat(" || 'x'", n), "s || '" + strings.Repeat("x", n) + "'"},
+	} {
+		out, tr, err := optimize.New().Explain(mustBind(t, tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("%.40s…: got %.80s", tt.src, out)
+		}
+		if got := tr.Count("binary/merge_constants"); got != 1 || len(tr.Problems()) != 0 {
+			t.Errorf("%.40s…: %d rewrites, %d problems", tt.src, got, len(tr.Problems()))
+		}
+	}
+}

@@ -45,5 +45,6 @@ func BuiltinRules() []*Rule {
 		NotCompare,
 		InSingle,
 		OrEqToIn,
+		MergeConstants,
 	}
 }
