@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -150,7 +151,7 @@ func openFile(mem memory.Allocator, path string, open func(memory.Allocator, str
 		f.Close()
 		return nil, fmt.Errorf("%s: is a directory, not a file", path)
 	}
-	src, err := open(mem, path, f)
+	src, err := openRecovering(mem, path, f, open)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -160,6 +161,17 @@ func openFile(mem memory.Allocator, path string, open func(memory.Allocator, str
 		src.size = st.Size()
 	}
 	return src, nil
+}
+
+// openRecovering runs open, turning a panic into an error: arrow-go's
+// readers panic on some corrupt headers and footers instead of failing.
+func openRecovering(mem memory.Allocator, path string, f *os.File, open func(memory.Allocator, string, *os.File) (*Source, error)) (src *Source, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			src, err = nil, fmt.Errorf("%s: not a readable file, it may be corrupt: %v", path, v)
+		}
+	}()
+	return open(mem, path, f)
 }
 
 // fileError describes a failure to read a file, corrupt or truncated.
@@ -529,6 +541,11 @@ func appendLeaves(leaves []int, field *pqarrow.SchemaField) []int {
 // Arrow IPC.
 
 func openIPCFile(mem memory.Allocator, path string, f *os.File) (*Source, error) {
+	if st, err := f.Stat(); err == nil {
+		if err := checkIPCFileFooter(f, st.Size()); err != nil {
+			return nil, fileError(path, "not a readable Arrow IPC file", err)
+		}
+	}
 	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fileError(path, "not a readable Arrow IPC file", err)
@@ -574,7 +591,11 @@ func (s *ipcFileScan) Close() {}
 
 func openIPCStream(mem memory.Allocator, path string, f *os.File) (*Source, error) {
 	cr := newCountingReader(f)
-	r, err := ipc.NewReader(cr, ipc.WithAllocator(mem))
+	head, err := peekIPCStreamSchema(cr)
+	if err != nil {
+		return nil, fileError(path, "not a readable Arrow IPC stream", err)
+	}
+	r, err := ipc.NewReader(io.MultiReader(bytes.NewReader(head), cr), ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fileError(path, "not a readable Arrow IPC stream", err)
 	}
