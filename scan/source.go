@@ -398,7 +398,10 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 				leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
 			}
 			fr.Props.BatchSize = int64(spec.batchSize)
-			fr.Props.Parallel = spec.threads > 1 // decode the columns concurrently
+			// Not in parallel: pqarrow would decode on goroutines of its
+			// own, where a panic of its decoders on a corrupt page cannot
+			// be recovered; on the reading goroutine it is an error.
+			fr.Props.Parallel = false
 			rr, err := fr.GetRecordReader(context.Background(), leaves, spec.groups)
 			if err != nil {
 				return nil, fileError(path, "cannot read", err)
