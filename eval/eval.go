@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -12,6 +13,7 @@ import (
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -346,14 +348,23 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 	if !ok {
 		return datum.Datum{}, noKernel(b.Fn())
 	}
-	args := make([]datum.Datum, len(b.Args()))
+	operands := b.Args()
+	run := func(args []datum.Datum) (datum.Datum, error) { return k.Eval(&ev.ctx, args, b.DType()) }
+	if b.IsCall("string_concat") && len(operands) == 2 && operands[0].IsCall("string_concat") {
+		// A chain (a || b) || c … is joined in one pass: link by link,
+		// each row's text so far would be copied again at every link,
+		// which is quadratic in the length of the chain.
+		operands = concatOperands(b)
+		run = func(args []datum.Datum) (datum.Datum, error) { return kernels.ConcatStrict(ev.mem, args, b.DType()) }
+	}
+	args := make([]datum.Datum, len(operands))
 	defer func() {
 		for _, a := range args {
 			a.Release()
 		}
 	}()
 	allScalar := true
-	for i, a := range b.Args() {
+	for i, a := range operands {
 		d, err := ev.eval(e, a)
 		if err != nil {
 			return datum.Datum{}, err
@@ -368,7 +379,7 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 			args[i] = datum.FromScalar(args[i].Scalar(), 1)
 		}
 	}
-	out, err := k.Eval(&ev.ctx, args, b.DType())
+	out, err := run(args)
 	if err != nil {
 		return datum.Datum{}, callError(e, b, rows, err)
 	}
@@ -395,6 +406,20 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 		return datum.Datum{}, err
 	}
 	return datum.FromScalar(s, e.n), nil
+}
+
+// concatOperands are the operands of the chain of || whose top is b, left
+// to right: the right operands down its left spine, then what is left.
+func concatOperands(b *expr.Bound) []*expr.Bound {
+	var ops []*expr.Bound
+	n := b
+	for n.IsCall("string_concat") && len(n.Args()) == 2 {
+		ops = append(ops, n.Arg(1))
+		n = n.Arg(0)
+	}
+	ops = append(ops, n)
+	slices.Reverse(ops)
+	return ops
 }
 
 type form uint8
