@@ -16,6 +16,8 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/optimize"
+	"github.com/colexpr/colexpr/partition"
+	"github.com/colexpr/colexpr/prune"
 	"github.com/colexpr/colexpr/substrait"
 
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
@@ -138,8 +140,8 @@ func mustRoot(t *testing.T) dtype.DType {
 // TestDeepBound builds bound chains of each operator with expr.NewCall as
 // deep as it allows — a 1 000 000-deep one is refused at expr.MaxDepth with
 // ErrTooDeep — and runs the deepest through String, Hash, the optimizer,
-// evaluation and Substrait export and import: a correct result or an error,
-// never a crash.
+// evaluation, partitioning, pruning and Substrait export and import: a
+// correct result or an error, never a crash.
 func TestDeepBound(t *testing.T) {
 	defer debug.SetMaxStack(debug.SetMaxStack(deepStack))
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -209,6 +211,18 @@ func TestDeepBound(t *testing.T) {
 				t.Errorf("%s: filter: %v", op.name, err)
 			} else {
 				filtered.Release()
+			}
+		}
+
+		if p, err := partition.ByField(b, scope); err != nil {
+			t.Logf("%s: partition: %.200v", op.name, err)
+		} else if len(p.Partitions) != 1 {
+			t.Errorf("%s: %d partitions, want 1", op.name, len(p.Partitions))
+		}
+		_ = partition.ReferencedFields(b)
+		if op.result == "bool?" || op.result == "bool" {
+			if _, err := prune.Falsifier(b, scope); err != nil {
+				t.Logf("%s: falsifier: %.200v", op.name, err)
 			}
 		}
 
