@@ -46,7 +46,8 @@ var deepOps = []struct {
 	{"try_cast", nil, func(e expr.Expr) expr.Expr { return expr.TryCast(e, dtype.Primitive(dtype.I64, true)) }, fn.TryCast(dtype.Primitive(dtype.I64, true)), "a", "i64?"},
 	{"is_null", func(n int) string { return strings.Repeat("(", n) + "a" + strings.Repeat(" IS NULL)", n) }, expr.IsNull, fn.IsNull, "a = 1", "bool"},
 	{"is_not_null", func(n int) string { return "(a = 1)" + strings.Repeat(" IS NOT NULL", n) }, expr.IsNotNull, fn.IsNotNull, "a = 1", "bool"},
-	{"field", func(n int) string { return "s" + strings.Repeat(".s", n) }, nil, nil, "", ""},
+	{"field", func(n int) string { return "s" + strings.Repeat(".s", n) }, func(e expr.Expr) expr.Expr { return expr.GetItem(e, "s") }, nil, "s", ""},
+	{"missing field", nil, func(e expr.Expr) expr.Expr { return expr.GetItem(e, "nope") }, nil, "s", ""},
 }
 
 func deepSchema() *arrow.Schema {
@@ -98,6 +99,9 @@ func TestDeepExpr(t *testing.T) {
 		}
 		build := func() expr.Expr {
 			e := expr.Col("a")
+			if op.leaf == "s" {
+				e = expr.Col("s")
+			}
 			if op.leaf == "a = 1" {
 				e = expr.Eq(e, expr.Lit(int64(1)))
 			}
@@ -117,7 +121,12 @@ func TestDeepExpr(t *testing.T) {
 			t.Errorf("%s: Hash differs between two calls", op.name)
 		}
 		_, err := colexpr.CompileExpr(e, mustRoot(t), deepSchema())
-		if !errors.Is(err, expr.ErrTooDeep) {
+		if op.name == "missing field" {
+			// The schema check names the field before anything recurses.
+			if err == nil || !strings.Contains(err.Error(), "nope") {
+				t.Errorf("%s: CompileExpr: got %.200v, want an unknown field", op.name, err)
+			}
+		} else if !errors.Is(err, expr.ErrTooDeep) {
 			t.Errorf("%s: CompileExpr: got %.200v, want ErrTooDeep", op.name, err)
 		} else if len(err.Error()) > 2000 {
 			t.Errorf("%s: the error is %d bytes long", op.name, len(err.Error()))

@@ -71,43 +71,41 @@ func (s *Schema) Scope() expr.Scope { return expr.ScopeOf(s.Root) }
 // names are close to it. The binder would reject it too, listing every
 // field; this names the likely one.
 func (s *Schema) checkFields(e expr.Expr) error {
-	// typeOf is the dtype of a chain of get_items from $, when e is one.
-	var typeOf func(e expr.Expr) (dtype.DType, string, bool)
-	typeOf = func(e expr.Expr) (dtype.DType, string, bool) {
-		switch n := e.(type) {
-		case *expr.Root:
-			return s.Root, "", true
-		case *expr.Call:
-			g, ok := n.Fn.(fn.GetItemFn)
-			if !ok || len(n.Args) != 1 {
-				return dtype.DType{}, "", false
-			}
-			t, path, ok := typeOf(n.Args[0])
-			if !ok || !t.IsStruct() {
-				return dtype.DType{}, "", false
-			}
-			i := t.FieldIndex(g.Field)
-			if i < 0 {
-				return dtype.DType{}, "", false
-			}
-			if path != "" {
-				path += "."
-			}
-			return t.Fields()[i].Type, path + dtype.QuoteFieldName(g.Field), true
-		}
-		return dtype.DType{}, "", false
-	}
-	// An explicit stack: the tree may be as deep as the parser allows.
+	// An explicit stack, and each chain of get_items walked once from its
+	// base up: the tree may be as deep as expr.MaxDepth (or deeper, built in
+	// Go), and recursing down every chain from every link was quadratic.
+	var chain []fn.GetItemFn
 	stack := []expr.Expr{e}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if c, ok := e.(*expr.Call); ok {
-			if g, ok := c.Fn.(fn.GetItemFn); ok && len(c.Args) == 1 {
-				if t, path, ok := typeOf(c.Args[0]); ok && t.IsStruct() && t.FieldIndex(g.Field) < 0 {
-					return s.unknownField(g.Field, path, t)
-				}
+		chain = chain[:0]
+		for {
+			c, ok := e.(*expr.Call)
+			if !ok || len(c.Args) != 1 {
+				break
 			}
+			g, ok := c.Fn.(fn.GetItemFn)
+			if !ok {
+				break
+			}
+			chain = append(chain, g)
+			e = c.Args[0]
+		}
+		if _, isRoot := e.(*expr.Root); isRoot && len(chain) > 0 {
+			t := s.Root
+			for i := len(chain) - 1; i >= 0 && t.IsStruct(); i-- {
+				k := t.FieldIndex(chain[i].Field)
+				if k < 0 {
+					names := make([]string, 0, len(chain)-1-i)
+					for j := len(chain) - 1; j > i; j-- {
+						names = append(names, dtype.QuoteFieldName(chain[j].Field))
+					}
+					return s.unknownField(chain[i].Field, strings.Join(names, "."), t)
+				}
+				t = t.Fields()[k].Type
+			}
+			continue
 		}
 		kids := expr.Children(e)
 		for i := len(kids) - 1; i >= 0; i-- {
