@@ -108,9 +108,24 @@ func (s *Schema) checkFields(e expr.Expr) error {
 			continue
 		}
 		kids := expr.Children(e)
+		hof, _ := callFn(e).(fn.HigherOrder)
 		for i := len(kids) - 1; i >= 0; i-- {
+			// Where a lambda belongs and something else stands, the
+			// binder's "must be a lambda" is the error to give, not an
+			// unknown column: list_transform(xs, y) means a lambda.
+			if _, isLambda := kids[i].(*expr.Lambda); hof != nil && hof.IsLambdaArg(i) && !isLambda {
+				continue
+			}
 			stack = append(stack, kids[i])
 		}
+	}
+	return nil
+}
+
+// callFn is the function of a call node, or nil.
+func callFn(e expr.Expr) fn.Function {
+	if c, ok := e.(*expr.Call); ok {
+		return c.Fn
 	}
 	return nil
 }
