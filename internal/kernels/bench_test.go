@@ -24,6 +24,8 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/scalar"
+
+	"github.com/colexpr/colexpr/internal/cputime"
 )
 
 // recycler is a memory.Allocator that keeps freed buffers by size and
@@ -96,7 +98,7 @@ func benchColumn[T any](mem memory.Allocator, t dtype.DType, n int, nullRate flo
 
 func runBench(b *testing.B, n int, f func(mem memory.Allocator) (datum.Datum, error), mem memory.Allocator) {
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		res, err := f(mem)
 		if err != nil {
@@ -104,7 +106,7 @@ func runBench(b *testing.B, n int, f func(mem memory.Allocator) (datum.Datum, er
 		}
 		res.Release()
 	}
-	reportPerValue(b, n, cpuTime()-start)
+	reportPerValue(b, n, cputime.Process()-start)
 }
 
 // reportPerValue reports wall and CPU nanoseconds per row.
@@ -144,13 +146,13 @@ func BenchmarkCheckedAddU32Loop(b *testing.B) {
 		x[i], y[i] = uint32(i*7), uint32(i*13)
 	}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if addVV(dst, x, y) {
 			b.Fatal("overflow")
 		}
 	}
-	reportPerValue(b, n, cpuTime()-start)
+	reportPerValue(b, n, cputime.Process()-start)
 }
 
 // BenchmarkCompareI64Scalar: i64 column < literal, 1M rows (10% nulls).

@@ -21,6 +21,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/colexpr/colexpr/demo"
+
+	"github.com/colexpr/colexpr/internal/cputime"
 )
 
 // The benchmarks read 4 columns like TPC-H Q6's (a date and three
@@ -186,7 +188,7 @@ func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileRead
 		b.Run(fmt.Sprintf("%s/pqarrow/threads=%d", name, threads), func(b *testing.B) {
 			fr.Props.BatchSize = int64(benchBatch)
 			fr.Props.Parallel = threads > 1
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 				if err != nil {
@@ -210,7 +212,7 @@ func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileRead
 				variant, opt.Source = "pqread", src
 			}
 			b.Run(fmt.Sprintf("%s/%s/threads=%d", name, variant, threads), func(b *testing.B) {
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					r, err := NewReader(context.Background(), pf, fr.Manifest, fields, nil, opt)
 					if err != nil {
@@ -244,5 +246,5 @@ func benchScans(b *testing.B, name string, pf *file.Reader, fr *pqarrow.FileRead
 func reportRows(b *testing.B, rows int64, cpu0 time.Duration) {
 	n := float64(int64(b.N) * rows)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/row")
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/n, "cpu-ns/row")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/n, "cpu-ns/row")
 }

@@ -1,14 +1,13 @@
 //go:build unix
 
-package pqread
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
+func process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
