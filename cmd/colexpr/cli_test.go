@@ -130,6 +130,8 @@ type cliCase struct {
 }
 
 var cliCases = []cliCase{
+	// explain --schema-of takes the CSV flags query and schema take.
+	{name: "explain_csv_type", args: []string{"explain", "--schema-of", "$DIR/fixture.csv", "--csv-type", "id=decimal(12,2)", "id > 2"}},
 	// Every input format, the same query, as JSON lines.
 	{name: "input_parquet", args: []string{"query", "--format", "jsonl", "$DIR/fixture.parquet"}},
 	{name: "input_arrow", args: []string{"query", "--format", "jsonl", "$DIR/fixture.arrow"}},

@@ -52,7 +52,7 @@ characters are cut too; each cut says how much it left out.
                       message's base schema holds only the columns EXPR reads.
                       A construct Substrait has no form for (an unsigned integer,
                       list_contains, …) is an error that names it.
-
+` + csvFlagsUsage + `
 Write "--" before an expression that starts with "-".
 
 Examples:
@@ -66,6 +66,8 @@ Examples:
 func runExplain(e *env, args []string) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	schemaOf := fs.String("schema-of", "", "")
+	var csv csvFlags
+	csv.register(fs)
 	asSubstrait := fs.Bool("substrait", false, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -81,7 +83,7 @@ func runExplain(e *env, args []string) error {
 	if strings.TrimSpace(pos[0]) == "" {
 		return errors.New("the expression is empty")
 	}
-	src, err := openInput(memory.DefaultAllocator, *schemaOf, 0)
+	src, err := openInputWith(memory.DefaultAllocator, *schemaOf, 0, &csv)
 	if err != nil {
 		return err
 	}
