@@ -324,10 +324,7 @@ func (s *csvScan) valueError(i int, v string) error {
 }
 
 func (s *csvScan) Progress() float64 {
-	if s.bytes != nil && s.bytes.size > 0 {
-		return float64(s.bytes.n.Load()) / float64(s.bytes.size)
-	}
-	return -1
+	return s.bytes.fraction()
 }
 
 func (s *csvScan) Close() {}

@@ -202,7 +202,6 @@ func Demo(mem memory.Allocator, rows int64) *Source {
 type recordReaderScan struct {
 	rr     array.RecordReader
 	fields []int
-	schema *arrow.Schema
 	total  int64 // rows in all, or -1
 	read   int64
 	bytes  *countingReader // for progress when total is unknown
@@ -216,10 +215,7 @@ func (s *recordReaderScan) Next() (arrow.RecordBatch, error) {
 		}
 		return nil, nil
 	}
-	if err := s.rr.Err(); err != nil {
-		return nil, err
-	}
-	rec := project(s.rr.RecordBatch(), s.schema, s.fields)
+	rec := project(s.rr.RecordBatch(), s.fields)
 	s.read += rec.NumRows()
 	return rec, nil
 }
@@ -228,8 +224,8 @@ func (s *recordReaderScan) Progress() float64 {
 	switch {
 	case s.total > 0:
 		return float64(s.read) / float64(s.total)
-	case s.bytes != nil && s.bytes.size > 0:
-		return float64(s.bytes.n.Load()) / float64(s.bytes.size)
+	case s.bytes != nil:
+		return s.bytes.fraction()
 	}
 	return -1
 }
@@ -237,22 +233,13 @@ func (s *recordReaderScan) Progress() float64 {
 func (s *recordReaderScan) Close() { s.rr.Release() }
 
 // project is a new reference to rec's fields with the given indices, or to
-// all of rec when fields is nil. The fields take their names from sc when
-// it is not nil (the CSV reader names them after the raw header).
-func project(rec arrow.RecordBatch, sc *arrow.Schema, fields []int) arrow.RecordBatch {
-	if fields == nil && sc == nil {
+// all of rec when fields is nil.
+func project(rec arrow.RecordBatch, fields []int) arrow.RecordBatch {
+	if fields == nil {
 		rec.Retain()
 		return rec
 	}
-	if sc == nil {
-		sc = rec.Schema()
-	}
-	if fields == nil {
-		fields = make([]int, rec.NumCols())
-		for i := range fields {
-			fields[i] = i
-		}
-	}
+	sc := rec.Schema()
 	cols := make([]arrow.Array, len(fields))
 	fs := make([]arrow.Field, len(fields))
 	for i, f := range fields {
@@ -273,6 +260,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// fraction is the part of the file read so far, or -1 when its size is
+// unknown.
+func (c *countingReader) fraction() float64 {
+	if c.size <= 0 {
+		return -1
+	}
+	return float64(c.n.Load()) / float64(c.size)
 }
 
 func newCountingReader(f *os.File) *countingReader {
@@ -580,7 +576,7 @@ func (s *ipcFileScan) Next() (arrow.RecordBatch, error) {
 	}
 	s.next++
 	defer rec.Release()
-	return project(rec, nil, s.fields), nil
+	return project(rec, s.fields), nil
 }
 
 func (s *ipcFileScan) Progress() float64 {
