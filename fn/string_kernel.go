@@ -16,6 +16,7 @@ var (
 	_ Kernel = strFn{}
 	_ Kernel = byteLength{}
 	_ Kernel = concat{}
+	_ Kernel = stringConcat{}
 	_ Kernel = substring{}
 )
 
