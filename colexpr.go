@@ -131,10 +131,7 @@ func (s *Schema) CompileExpr(e expr.Expr, o *Options) (*Program, error) {
 	}
 	st := Stages{Parsed: e}
 	var err error
-	if st.Coerced, err = coerce.Coerce(e, s.Scope()); err != nil {
-		return nil, err
-	}
-	if st.Bound, err = expr.Bind(st.Coerced, s.Scope()); err != nil {
+	if st.Coerced, st.Bound, err = coerce.CoerceAndBind(e, s.Scope()); err != nil {
 		return nil, err
 	}
 	return s.optimize(st, o)

@@ -10,8 +10,9 @@
 // type its higher-order function gives it, and a variable no frame defines
 // is an error (expr.ErrUnresolvedVariable), as in binding.
 //
-//	e, err := coerce.Coerce(expr, scope)   // the rewritten expression
-//	b, err := coerce.Bind(expr, scope)     // the same, bound in the same walk
+//	e, err := coerce.Coerce(expr, scope)            // the rewritten expression
+//	b, err := coerce.Bind(expr, scope)              // the same, bound in the same walk
+//	e, b, err := coerce.CoerceAndBind(expr, scope)  // both
 //
 // # The rules
 //
@@ -90,10 +91,10 @@
 //
 // # Cost
 //
-// Coerce walks the tree once, bottom-up: each node's children are coerced
-// and bound first, the node's rule reads their dtypes, and the node is bound
-// once from its bound children (expr.NewCall), never by re-binding a
-// subtree. Unchanged subtrees are returned as they are (the same pointers),
+// Coerce is a hook of the one binder (expr.BindWith), not a walker of its
+// own: the binder binds each node's children first, the node's rule reads
+// their dtypes and inserts casts, and the node is bound once from its bound
+// children (expr.NewCall), never by re-binding a subtree. Unchanged subtrees are returned as they are (the same pointers),
 // so an expression that already type-checks costs one binding walk and no
 // allocation of new expression nodes.
 package coerce

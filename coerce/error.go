@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/colexpr/colexpr/dtype"
-	"github.com/colexpr/colexpr/expr"
 )
 
 // ErrNoCommonType is the cause of every coercion failure: two arguments
@@ -69,10 +68,3 @@ func (e *Error) Error() string {
 
 // Unwrap makes errors.Is(err, ErrNoCommonType) true.
 func (e *Error) Unwrap() error { return ErrNoCommonType }
-
-// typeError marks a typing failure reported through expr.BindError, so that
-// errors.Is finds both expr.ErrType and the function's own *fn.ArgError.
-type typeError struct{ err error }
-
-func (t typeError) Error() string   { return t.err.Error() }
-func (t typeError) Unwrap() []error { return []error{expr.ErrType, t.err} }

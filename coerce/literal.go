@@ -157,7 +157,7 @@ func (w *walker) arith(c *expr.Call, args []arg) error {
 	}
 	for _, i := range idx {
 		a := args[i]
-		t := a.dt()
+		t := a.DType()
 		target := p.t
 		if p.t.IsDecimal() {
 			if lv, isLit := untypedNumber(a); isLit {
@@ -199,12 +199,12 @@ func (w *walker) noCommon(c *expr.Call, v verb, t, u dtype.DType, first, bad arg
 			to = i64
 		}
 		if fn.CanCast(t, to) {
-			e.Hint = castText(first.e, to)
+			e.Hint = castText(first.Expr, to)
 		}
 	case fn.CanCast(u, t):
-		e.Hint = castText(bad.e, t)
+		e.Hint = castText(bad.Expr, t)
 	case fn.CanCast(t, u):
-		e.Hint = castText(first.e, u)
+		e.Hint = castText(first.Expr, u)
 	}
 	return e
 }

@@ -132,12 +132,12 @@ func (w *walker) target(c *expr.Call, args []arg, idx []int, v verb) (plan, erro
 			continue
 		}
 		if !have {
-			t, have, first = a.dt(), true, i
+			t, have, first = a.DType(), true, i
 			continue
 		}
-		s, ok := dtype.Supertype(t, a.dt())
+		s, ok := dtype.Supertype(t, a.DType())
 		if !ok {
-			return plan{}, w.noCommon(c, v, t, a.dt(), args[first], a)
+			return plan{}, w.noCommon(c, v, t, a.DType(), args[first], a)
 		}
 		t = s
 	}
@@ -203,28 +203,28 @@ func (w *walker) convert(c *expr.Call, a arg, t dtype.DType) (arg, error) {
 // that type. The cast target is written without `?`: a cast keeps its
 // argument's nullability.
 func castTo(a arg, t dtype.DType) arg {
-	if a.dt().EqualIgnoreNullability(t) {
+	if a.DType().EqualIgnoreNullability(t) {
 		return a
 	}
 	f := fn.Cast(t.AsNonNullable())
-	b, err := expr.NewCall(f, a.b)
+	b, err := expr.NewCall(f, a.Bound)
 	if err != nil {
 		// Every supertype is reachable by a cast; keep a so that binding
 		// reports the mismatch with its path.
 		return a
 	}
-	return arg{&expr.Call{Fn: f, Args: []expr.Expr{a.e}}, b}
+	return arg{Expr: &expr.Call{Fn: f, Args: []expr.Expr{a.Expr}}, Bound: b}
 }
 
 // literal is the typed literal s, bound.
 func literal(s scalar.Scalar) arg {
 	lit := fn.Literal(s)
-	return arg{&expr.Call{Fn: lit}, expr.NewLiteral(s)}
+	return arg{Expr: &expr.Call{Fn: lit}, Bound: expr.NewLiteral(s)}
 }
 
 // isNullLiteral reports whether a is the untyped null literal (dtype null).
 func isNullLiteral(a arg) bool {
-	c, ok := a.e.(*expr.Call)
+	c, ok := a.Expr.(*expr.Call)
 	if !ok {
 		return false
 	}
@@ -243,7 +243,7 @@ func nullLiteralTo(a arg, t dtype.DType) arg {
 
 // untypedNumber returns the value of an untyped numeric literal.
 func untypedNumber(a arg) (scalar.Scalar, bool) {
-	c, ok := a.e.(*expr.Call)
+	c, ok := a.Expr.(*expr.Call)
 	if !ok {
 		return scalar.Scalar{}, false
 	}
@@ -259,12 +259,12 @@ func untypedNumber(a arg) (scalar.Scalar, bool) {
 func (w *walker) toBool(c *expr.Call, args []arg, i int) error {
 	a := args[i]
 	switch {
-	case a.dt().IsBool():
+	case a.DType().IsBool():
 		return nil
 	case isNullLiteral(a):
 		args[i] = nullLiteralTo(a, dtype.Bool(true))
 		return nil
-	case a.dt().IsNull():
+	case a.DType().IsNull():
 		args[i] = castTo(a, dtype.Bool(false))
 		return nil
 	}
@@ -273,11 +273,11 @@ func (w *walker) toBool(c *expr.Call, args []arg, i int) error {
 		Path:  w.where(),
 		Node:  expr.Shorten(expr.Format(c)),
 		Fn:    c.Fn.ID(),
-		What:  "use " + a.dt().String() + " as bool",
-		Types: [2]dtype.DType{boolT, a.dt()},
+		What:  "use " + a.DType().String() + " as bool",
+		Types: [2]dtype.DType{boolT, a.DType()},
 	}
-	if fn.CanCast(a.dt(), boolT) {
-		e.Hint, e.oneSided = castText(a.e, boolT), true
+	if fn.CanCast(a.DType(), boolT) {
+		e.Hint, e.oneSided = castText(a.Expr, boolT), true
 	}
 	return e
 }
@@ -288,7 +288,7 @@ func nullToBool(a arg) (arg, error) {
 	switch {
 	case isNullLiteral(a):
 		return nullLiteralTo(a, dtype.Bool(true)), nil
-	case a.dt().IsNull():
+	case a.DType().IsNull():
 		return castTo(a, dtype.Bool(false)), nil
 	}
 	return a, nil
@@ -299,7 +299,7 @@ func nullToBool(a arg) (arg, error) {
 // (concat skips them).
 func toUtf8(args []arg, i int) error {
 	a := args[i]
-	t := a.dt()
+	t := a.DType()
 	if t.IsUtf8() || t.IsNull() {
 		return nil
 	}
@@ -321,7 +321,7 @@ func toUtf8(args []arg, i int) error {
 // when v's type is wider the list is cast element-wise.
 func (w *walker) listContains(c *expr.Call, args []arg) error {
 	xs, v := args[0], args[1]
-	lt := xs.dt()
+	lt := xs.DType()
 	if !lt.IsList() {
 		return nil // binding reports it
 	}
@@ -341,9 +341,9 @@ func (w *walker) listContains(c *expr.Call, args []arg) error {
 			t = s
 		}
 	} else {
-		s, ok := dtype.Supertype(elem, v.dt())
+		s, ok := dtype.Supertype(elem, v.DType())
 		if !ok {
-			return w.noCommon(c, verbCompare, elem, v.dt(), xs, v)
+			return w.noCommon(c, verbCompare, elem, v.DType(), xs, v)
 		}
 		t = s
 	}

@@ -15,6 +15,11 @@
 // (evaluation, optimization, partitioning, pruning, export) works on Bound
 // trees and never derives types again.
 //
+// There is one binder. BindWith runs it with a Hook, which may adapt each
+// call's bound arguments before the call is typed; package coerce is such a
+// hook (it inserts casts), so binding and coercion share the walk, the
+// lambda frames, the paths and the texts of their errors.
+//
 // String prints the canonical text form, which the parse package reads back
 // into an equal tree (untyped literals aside: see the parse package doc).
 //
