@@ -105,13 +105,13 @@ func OpenCSV(mem memory.Allocator, path string, o CSVOptions) (*Source, error) {
 		}
 	}
 	return openFile(mem, path, func(mem memory.Allocator, path string, f *os.File) (*Source, error) {
-		return openCSV(mem, path, f, o)
+		return openCSV(mem, path, fileInput(f), o)
 	})
 }
 
 // openCSV reads the header and the first rows to infer the column types,
 // then scans the whole file (those rows again included).
-func openCSV(mem memory.Allocator, path string, f *os.File, o CSVOptions) (*Source, error) {
+func openCSV(mem memory.Allocator, path string, f streamInput, o CSVOptions) (*Source, error) {
 	inferRows := o.InferRows
 	if inferRows == 0 {
 		inferRows = CSVInferRows
@@ -192,7 +192,10 @@ func openCSV(mem memory.Allocator, path string, f *os.File, o CSVOptions) (*Sour
 	if inferRows > 0 {
 		replay = io.MultiReader(bytes.NewReader(seen.Bytes()), cr)
 	} else {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
+		if f.rewind == nil {
+			return nil, fmt.Errorf("%s: the types cannot be inferred from every row: the input cannot be read twice (it is not a regular file)", path)
+		}
+		if err := f.rewind(); err != nil {
 			return nil, fmt.Errorf("%s: the types cannot be inferred from every row: the file cannot be read twice: %w", path, err)
 		}
 		cr.n.Store(0)
@@ -231,7 +234,7 @@ func openCSV(mem memory.Allocator, path string, f *os.File, o CSVOptions) (*Sour
 			s.r.ReuseRecord = true
 			return s, nil
 		},
-		close: f.Close,
+		close: f.close,
 	}, nil
 }
 

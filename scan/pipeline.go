@@ -45,9 +45,12 @@ func (e *internalError) Unwrap() error { return ErrInternal }
 // it in the scan.
 type batch struct {
 	seq    int
-	offset int64
+	offset int64 // in its file
 	rec    arrow.RecordBatch
 	err    error
+	// file is the file of a dataset the batch comes from; nil for one
+	// source.
+	file *fileRead
 }
 
 type outcome struct {
@@ -74,6 +77,11 @@ type Stats struct {
 	// Parquet, the compressed size of the column chunks of the columns
 	// and row groups read; of another file, its size; of the demo table, 0.
 	Bytes int64
+	// Files is the number of files of a dataset (0 for another source);
+	// FilesRead how many the scan was set to read, FilesSkipped how many
+	// their partition values ruled out, which were never opened. Of a
+	// dataset, the row group counts and Bytes add up the files read.
+	Files, FilesRead, FilesSkipped int
 }
 
 // Reader is a running scan: an array.RecordReader of the plan's output
@@ -272,6 +280,15 @@ func (r *Reader) Progress() float64 {
 	return r.scan.Progress()
 }
 
+// Files is how many files of a dataset the scan has reached (the one being
+// read included), of how many it reads; 0, 0 for another source.
+func (r *Reader) Files() (read, total int) {
+	if ds, ok := r.scan.(*datasetScan); ok {
+		return ds.filesRead()
+	}
+	return 0, 0
+}
+
 // RowsRead is how many rows have been read from the source so far.
 func (r *Reader) RowsRead() int64 { return r.rowsRead.Load() }
 
@@ -291,6 +308,10 @@ func (r *Reader) Stats() Stats {
 			s.RowGroupsRead = len(r.plan.groups.read)
 		}
 		s.RowGroupsSkipped = s.RowGroups - s.RowGroupsRead
+	}
+	if r.plan.ds != nil {
+		r.plan.ds.stats(r.plan, &s)
+		return s
 	}
 	switch src := r.plan.src; {
 	case r.plan.none:
@@ -347,7 +368,10 @@ func (r *Reader) read(ctx context.Context, jobs chan<- batch) {
 	batchSize := int64(r.plan.opts.BatchSize)
 	name := r.plan.src.name
 	seq := 0
-	var offset int64
+	// offset counts the rows of the current file, total those of all.
+	var offset, total int64
+	ds, _ := r.scan.(*datasetScan)
+	var file *fileRead
 	send := func(b batch) bool {
 		select {
 		case r.tokens <- struct{}{}:
@@ -386,16 +410,21 @@ func (r *Reader) read(ctx context.Context, jobs chan<- batch) {
 			r.complete.Store(true)
 			return
 		}
+		if ds != nil {
+			if f := ds.file(); f != file {
+				file, offset = f, 0
+			}
+		}
 		n := rec.NumRows()
 		r.batches.Add(1)
 		if n <= batchSize {
-			if !send(batch{seq: seq, offset: offset, rec: rec}) {
+			if !send(batch{seq: seq, offset: offset, rec: rec, file: file}) {
 				return
 			}
 		} else {
 			for from := int64(0); from < n; from += batchSize {
 				part := rec.NewSlice(from, min(n, from+batchSize))
-				if !send(batch{seq: seq, offset: offset + from, rec: part}) {
+				if !send(batch{seq: seq, offset: offset + from, rec: part, file: file}) {
 					rec.Release()
 					return
 				}
@@ -403,7 +432,8 @@ func (r *Reader) read(ctx context.Context, jobs chan<- batch) {
 			rec.Release()
 		}
 		offset += n
-		r.rowsRead.Store(offset)
+		total += n
+		r.rowsRead.Store(total)
 	}
 }
 

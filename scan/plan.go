@@ -96,11 +96,25 @@ type Plan struct {
 	pruner   *prune.Pruner
 	pruneErr error
 	groups   rowGroupPlan
+	// ds says how a dataset's files are read; nil for one source.
+	ds *datasetPlan
 }
 
 // Compile compiles q against the source's schema and plans its scan.
 // Errors name the expression (Expr.What) and say what is wrong with it.
+//
+// Of a dataset (OpenDataset), the files whose partition values rule out
+// every row are left out before they are opened; the query is compiled
+// against the unified schema of the files it reads (see the package doc).
 func Compile(src *Source, q Query, o Options) (*Plan, error) {
+	if src.ds != nil {
+		return compileDataset(src, q, o)
+	}
+	return compile(src, q, o)
+}
+
+// compile is Compile of one source.
+func compile(src *Source, q Query, o Options) (*Plan, error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
 	}
@@ -245,8 +259,26 @@ func (p *Plan) chooseColumns(all bool) {
 	}
 }
 
-// Source is the input the plan scans.
+// Source is the input the plan scans. Of a dataset, it is a view of the
+// files the plan reads, whose Schema is theirs unified.
 func (p *Plan) Source() *Source { return p.src }
+
+// Input is the schema the plan's expressions are compiled against: the
+// source's, or, of a dataset, that of the files the plan reads.
+func (p *Plan) Input() *colexpr.Schema { return p.src.Schema() }
+
+// Files says which files of a dataset the scan reads, by their paths, and
+// how many the dataset has; the others were ruled out by their partition
+// values. Of another source it is nil and 0.
+func (p *Plan) Files() (read []string, total int) {
+	if p.ds == nil {
+		return nil, 0
+	}
+	for _, mp := range p.ds.members {
+		read = append(read, mp.m.path)
+	}
+	return read, len(p.ds.ds.files)
+}
 
 // Schema is the schema of the output batches.
 func (p *Plan) Schema() *arrow.Schema { return p.out }

@@ -78,6 +78,9 @@ func (p *Plan) unfilter(mem memory.Allocator, rec arrow.RecordBatch, row int) in
 // b.rec (nil when they are the same).
 func (p *Plan) rowError(err error, b batch, what string, mapRow func(int) int) error {
 	name, rows := p.src.name, p.groups.rows
+	if b.file != nil {
+		name, rows = b.file.name, b.file.rows
+	}
 	var ee *eval.Error
 	if errors.As(err, &ee) && ee.Row >= 0 {
 		row := ee.Row

@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -54,6 +52,9 @@ type Source struct {
 	// of the given top-level fields in the given row groups (nil: all).
 	size       int64
 	chunkBytes func(fields, groups []int) int64
+	// ds is set for a dataset of many files (OpenDataset); schema is then
+	// nil until Resolve.
+	ds *dataset
 }
 
 // Name is how messages name the source: its path, or "the demo table".
@@ -61,15 +62,21 @@ func (s *Source) Name() string { return s.name }
 
 // Schema is the source's schema as colexpr types it, with the columns it
 // cannot read left out.
+//
+// Of a dataset, it is the schema of every file (see Resolve), which it
+// opens; a dataset whose files cannot be unified has an empty schema.
 func (s *Source) Schema() *colexpr.Schema {
 	if s.typed == nil {
+		if s.ds != nil && s.Resolve() != nil {
+			return colexpr.NewSchema(arrow.NewSchema(nil, nil))
+		}
 		s.typed = colexpr.NewSchema(s.schema)
 	}
 	return s.typed
 }
 
 // RowGroups is the number of row groups of a Parquet source, -1 for other
-// sources.
+// sources (datasets too).
 func (s *Source) RowGroups() int {
 	if s.rowGroups == nil {
 		return -1
@@ -113,32 +120,71 @@ type scanner interface {
 	Close()
 }
 
-// Open opens the file at path, of a type its extension gives: .parquet or
-// .pq, .arrow, .feather or .ipc (an Arrow IPC file), .arrows (an Arrow IPC
-// stream) or .csv (read with the default CSVOptions; see OpenCSV). Scans
-// allocate their memory from mem.
+// Open opens the file at path. Its format is told from its first bytes
+// (Sniff): Parquet, an Arrow IPC file or stream, else CSV (read with the
+// default CSVOptions; see OpenCSV). The name's extension is a hint: .parquet
+// or .pq, .arrow, .feather or .ipc, .arrows and .csv must name the format
+// the bytes are, or the error says what they are; another name is read as
+// its bytes say. Scans allocate their memory from mem.
 func Open(mem memory.Allocator, path string) (*Source, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	var open func(memory.Allocator, string, *os.File) (*Source, error)
-	switch ext {
-	case ".parquet", ".pq":
-		open = openParquet
-	case ".arrow", ".feather", ".ipc":
-		open = openIPCFile
-	case ".arrows":
-		open = openIPCStream
-	case ".csv":
-		open = func(mem memory.Allocator, path string, f *os.File) (*Source, error) {
-			return openCSV(mem, path, f, CSVOptions{})
+	return openSniffed(mem, path, CSVOptions{})
+}
+
+// openSniffed opens the file at path in the format its bytes give, a CSV
+// file with o.
+func openSniffed(mem memory.Allocator, path string, o CSVOptions) (*Source, error) {
+	return openFile(mem, path, func(mem memory.Allocator, path string, f *os.File) (*Source, error) {
+		head := make([]byte, sniffLen)
+		n, err := f.ReadAt(head, 0)
+		if err != nil && err != io.EOF {
+			return nil, fileError(path, "cannot be read", err)
 		}
-	default:
-		return nil, fmt.Errorf("%s: unknown file type %q: the name must end in .parquet, .arrow, .feather, .arrows or .csv", path, ext)
+		format, err := sniffedFormat(path, head[:n])
+		if err != nil {
+			return nil, err
+		}
+		return openFormat(mem, path, f, format, o)
+	})
+}
+
+// openFormat reads f as a file of the given format.
+func openFormat(mem memory.Allocator, path string, f *os.File, format Format, o CSVOptions) (*Source, error) {
+	switch format {
+	case FormatParquet:
+		return openParquet(mem, path, f)
+	case FormatIPCFile:
+		return openIPCFile(mem, path, f)
+	case FormatIPCStream:
+		return openIPCStream(mem, path, fileInput(f))
 	}
-	return openFile(mem, path, open)
+	return openCSV(mem, path, fileInput(f), o)
+}
+
+// streamInput is an input read from its start to its end: a file or the
+// standard input.
+type streamInput struct {
+	r    io.Reader
+	size int64 // in bytes, or -1 when unknown
+	// rewind starts reading r again from its start; nil when it cannot.
+	rewind func() error
+	close  func() error
+}
+
+// fileInput reads f as a stream.
+func fileInput(f *os.File) streamInput {
+	in := streamInput{r: f, size: -1, close: f.Close}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		in.size = st.Size()
+		in.rewind = func() error { _, err := f.Seek(0, io.SeekStart); return err }
+	}
+	return in
 }
 
 // openFile opens the file at path and reads it with open.
 func openFile(mem memory.Allocator, path string, open func(memory.Allocator, string, *os.File) (*Source, error)) (*Source, error) {
+	if openHook != nil {
+		openHook(path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -162,6 +208,10 @@ func openFile(mem memory.Allocator, path string, open func(memory.Allocator, str
 	}
 	return src, nil
 }
+
+// openHook, when set (by tests), is called with the path of every file
+// opened: partition pruning is tested by counting them.
+var openHook func(path string)
 
 // openRecovering runs open, turning a panic into an error: arrow-go's
 // readers panic on some corrupt headers and footers instead of failing.
@@ -271,12 +321,8 @@ func (c *countingReader) fraction() float64 {
 	return float64(c.n.Load()) / float64(c.size)
 }
 
-func newCountingReader(f *os.File) *countingReader {
-	c := &countingReader{r: f}
-	if st, err := f.Stat(); err == nil {
-		c.size = st.Size()
-	}
-	return c
+func newCountingReader(in streamInput) *countingReader {
+	return &countingReader{r: in.r, size: in.size}
 }
 
 // Parquet.
@@ -588,8 +634,8 @@ func (s *ipcFileScan) Progress() float64 {
 
 func (s *ipcFileScan) Close() {}
 
-func openIPCStream(mem memory.Allocator, path string, f *os.File) (*Source, error) {
-	cr := newCountingReader(f)
+func openIPCStream(mem memory.Allocator, path string, in streamInput) (*Source, error) {
+	cr := newCountingReader(in)
 	head, err := peekIPCStreamSchema(cr)
 	if err != nil {
 		return nil, fileError(path, "not a readable Arrow IPC stream", err)
@@ -613,7 +659,7 @@ func openIPCStream(mem memory.Allocator, path string, f *os.File) (*Source, erro
 			if !used {
 				r.Release()
 			}
-			return f.Close()
+			return in.close()
 		},
 	}, nil
 }
