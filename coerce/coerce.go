@@ -2,6 +2,7 @@ package coerce
 
 import (
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
 )
 
 // Coerce returns e with the casts and literal adaptations that make it bind
@@ -53,20 +54,10 @@ func (w *walker) Call(at expr.Site, c *expr.Call, args []expr.Arg) error {
 // LambdaBody makes a null body of a predicate lambda bool; anything else is
 // left for binding to judge.
 func (w *walker) LambdaBody(at expr.Site, c *expr.Call, i int, body expr.Arg) (expr.Arg, error) {
-	if !wantsBoolBody(c.Fn.ID()) {
+	if !fn.PropertiesOf(c.Fn).PredicateLambda {
 		return body, nil
 	}
 	return nullToBool(body)
 }
 
 func (w *walker) where() string { return w.at.Path() }
-
-// wantsBoolBody reports whether the lambda of the higher-order function id
-// is a predicate.
-func wantsBoolBody(id string) bool {
-	switch id {
-	case "list_filter", "list_any", "list_all":
-		return true
-	}
-	return false
-}

@@ -7,10 +7,16 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
-// rule rewrites the coerced, bound arguments of c in place so that c binds:
-// the one place that knows which function wants what.
+// rule rewrites the coerced, bound arguments of c in place so that c binds,
+// as the function's declared coercion (fn.Properties.Coercion) says.
 func (w *walker) rule(c *expr.Call, args []arg) error {
-	if cw, ok := c.Fn.(fn.CaseWhenFn); ok {
+	p := fn.PropertiesOf(c.Fn)
+	switch p.Coercion {
+	case fn.CoerceCase:
+		cw, ok := c.Fn.(fn.CaseWhenFn)
+		if !ok {
+			return nil
+		}
 		n := cw.Branches(len(args))
 		values := make([]int, 0, n+1)
 		for i := 0; i < n; i++ {
@@ -23,38 +29,31 @@ func (w *walker) rule(c *expr.Call, args []arg) error {
 			values = append(values, len(args)-1)
 		}
 		return w.meet(c, args, values, verbCombine)
-	}
-	switch c.Fn.ID() {
-	case "add", "sub", "mul", "div", "mod":
+	case fn.CoerceArith:
 		return w.arith(c, args)
-	case "eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from", "between", "in_list":
+	case fn.CoerceCompare:
 		return w.meet(c, args, all(len(args)), verbCompare)
-	case "coalesce", "fill_null":
+	case fn.CoerceCombine:
 		return w.meet(c, args, all(len(args)), verbCombine)
-	case "and", "or", "not":
+	case fn.CoerceBool:
 		for i := range args {
 			if err := w.toBool(c, args, i); err != nil {
 				return err
 			}
 		}
-	case "concat":
+	case fn.CoerceText:
 		for i := range args {
 			if err := toUtf8(args, i); err != nil {
 				return err
 			}
 		}
-	case "lower", "upper", "length", "starts_with", "ends_with", "contains", "like", "ilike":
+	case fn.CoerceNullLiterals:
 		for i := range args {
-			args[i] = nullLiteralTo(args[i], dtype.Utf8(true))
+			if len(p.NullArgs) > 0 {
+				args[i] = nullLiteralTo(args[i], p.NullArgs[min(i, len(p.NullArgs)-1)])
+			}
 		}
-	case "substring":
-		args[0] = nullLiteralTo(args[0], dtype.Utf8(true))
-		for i := 1; i < len(args); i++ {
-			args[i] = nullLiteralTo(args[i], dtype.Primitive(dtype.I64, true))
-		}
-	case "list_element":
-		args[1] = nullLiteralTo(args[1], dtype.Primitive(dtype.I64, true))
-	case "list_contains":
+	case fn.CoerceListElement:
 		return w.listContains(c, args)
 	}
 	return nil
@@ -82,7 +81,7 @@ func (v verb) phrase(id string, a, b dtype.DType) string {
 	case verbCompare:
 		return "compare " + a.String() + " with " + b.String()
 	case verbArith:
-		op := map[string]string{"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "mod": "take the remainder of"}[id]
+		op := map[string]string{fn.IDAdd: "add", fn.IDSub: "subtract", fn.IDMul: "multiply", fn.IDDiv: "divide", fn.IDMod: "take the remainder of"}[id]
 		return op + " " + a.String() + " and " + b.String()
 	}
 	return "combine " + a.String() + " with " + b.String()

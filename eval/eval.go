@@ -350,7 +350,7 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 	}
 	operands := b.Args()
 	run := func(args []datum.Datum) (datum.Datum, error) { return k.Eval(&ev.ctx, args, b.DType()) }
-	if b.IsCall("string_concat") && len(operands) == 2 && operands[0].IsCall("string_concat") {
+	if b.IsCall(fn.IDStringConcat) && len(operands) == 2 && operands[0].IsCall(fn.IDStringConcat) {
 		// A chain (a || b) || c … is joined in one pass: link by link,
 		// each row's text so far would be copied again at every link,
 		// which is quadratic in the length of the chain.
@@ -413,7 +413,7 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 func concatOperands(b *expr.Bound) []*expr.Bound {
 	var ops []*expr.Bound
 	n := b
-	for n.IsCall("string_concat") && len(n.Args()) == 2 {
+	for n.IsCall(fn.IDStringConcat) && len(n.Args()) == 2 {
 		ops = append(ops, n.Arg(1))
 		n = n.Arg(0)
 	}
@@ -430,17 +430,23 @@ const (
 	formList
 )
 
-// lazyForm says which functions this package evaluates itself because
-// they choose the rows an argument is evaluated on. (case_when, literal
-// and get_item are recognised by their option types.)
+// lazyForm says how a function that evaluates some arguments only on the
+// rows that need them (fn.Properties.Lazy) is evaluated by this package.
+// (case_when, literal and get_item are recognised by their option types.)
+// A lazy function this package does not know goes to its kernel.
 func lazyForm(f fn.Function) form {
-	switch f.ID() {
-	case "coalesce", "fill_null":
-		return formCoalesce
-	case "list_transform", "list_filter", "list_any", "list_all":
-		if _, ok := f.(fn.HigherOrder); ok {
+	if !fn.PropertiesOf(f).Lazy {
+		return formKernel
+	}
+	if _, ok := f.(fn.HigherOrder); ok {
+		switch f.ID() {
+		case fn.IDListTransform, fn.IDListFilter, fn.IDListAny, fn.IDListAll:
 			return formList
 		}
+	}
+	switch f.ID() {
+	case fn.IDCoalesce, fn.IDFillNull:
+		return formCoalesce
 	}
 	return formKernel
 }

@@ -108,7 +108,7 @@ func NewVar(name string, t dtype.DType) *Bound {
 
 // NewLiteral is the typed literal s.
 func NewLiteral(s scalar.Scalar) *Bound {
-	return &Bound{kind: KindCall, fn: fn.Literal(s), id: "literal", dt: s.DType(), depth: 1}
+	return &Bound{kind: KindCall, fn: fn.Literal(s), id: fn.IDLiteral, dt: s.DType(), depth: 1}
 }
 
 // NewLambda is a lambda with typed parameters and a bound body.

@@ -7,20 +7,6 @@ import (
 	"github.com/colexpr/colexpr/fn"
 )
 
-// Operator precedence of the text syntax, loosest first. A child whose
-// precedence is looser than its parent's needs parentheses.
-const (
-	precLambda = iota
-	precOr
-	precAnd
-	precNot
-	precCompare // = != < <= > >= IS, BETWEEN, IN, LIKE
-	precAdd     // + -
-	precMul     // * / %
-	precUnary   // -x
-	precPostfix // x.f, calls, literals, names
-)
-
 // Format prints e in the canonical text form (see the package doc of parse
 // for the grammar). Free variables print as $name, lambda parameters bare,
 // and root fields bare unless a lambda parameter shadows them ($.name then).
@@ -35,7 +21,7 @@ const (
 // that depth written as `…`.
 func Format(e Expr) string {
 	var p printer
-	p.expr(e, precLambda)
+	p.expr(e, fn.PrecLambda)
 	return string(p.b)
 }
 
@@ -65,42 +51,30 @@ func (p *printer) inScope(name string) bool {
 	return false
 }
 
-func precedence(e Expr) int {
+func precedence(e Expr) fn.Precedence {
 	c, ok := e.(*Call)
 	if !ok {
 		if _, isLambda := e.(*Lambda); isLambda {
-			return precLambda
+			return fn.PrecLambda
 		}
-		return precPostfix
+		return fn.PrecPostfix
 	}
 	if !operatorForm(c) {
-		return precPostfix // printed as id(args…)
+		return fn.PrecPostfix // printed as id(args…)
 	}
-	switch c.Fn.ID() {
-	case "or":
-		return precOr
-	case "and":
-		return precAnd
-	case "not":
+	switch f := c.Fn.(type) {
+	case fn.LiteralFn:
+		if strings.HasPrefix(literalText(f), "-") {
+			return fn.PrecUnary
+		}
+		return fn.PrecPostfix
+	}
+	if c.Fn.ID() == fn.IDNot {
 		if inner, ok := c.Args[0].(*Call); ok && negatesInfix(inner) {
-			return precCompare // printed as x NOT IN (…), x NOT BETWEEN …
-		}
-		return precNot
-	case "eq", "neq", "lt", "lte", "gt", "gte", "is_null", "is_not_null", "is_distinct_from",
-		"is_not_distinct_from", "between", "in_list", "like", "ilike":
-		return precCompare
-	case "add", "sub", "string_concat":
-		return precAdd
-	case "mul", "div", "mod":
-		return precMul
-	case "neg":
-		return precUnary
-	case "literal":
-		if strings.HasPrefix(literalText(c.Fn.(fn.LiteralFn)), "-") {
-			return precUnary
+			return fn.PrecCompare // printed as x NOT IN (…), x NOT BETWEEN …
 		}
 	}
-	return precPostfix
+	return fn.PropertiesOf(c.Fn).Prec
 }
 
 // operatorForm reports whether c has the argument count its operator or
@@ -126,14 +100,15 @@ func operatorForm(c *Call) bool {
 		return n >= 2 && n%2 == 0
 	}
 	switch c.Fn.ID() {
-	case "neg", "not", "is_null", "is_not_null":
-		return n == 1
-	case "between":
+	case fn.IDBetween:
 		return n == 3
-	case "in_list":
+	case fn.IDInList:
 		return n >= 1
 	}
-	if _, ok := infix[c.Fn.ID()]; ok {
+	switch fn.PropertiesOf(c.Fn).Syntax {
+	case fn.SyntaxPrefix, fn.SyntaxPostfix:
+		return n == 1
+	case fn.SyntaxInfix:
 		return n == 2
 	}
 	return true
@@ -141,7 +116,7 @@ func operatorForm(c *Call) bool {
 
 // negatesInfix reports whether not(c) prints as x NOT BETWEEN … or x NOT IN (…).
 func negatesInfix(c *Call) bool {
-	return (c.Fn.ID() == "between" || c.Fn.ID() == "in_list") && operatorForm(c)
+	return (c.Fn.ID() == fn.IDBetween || c.Fn.ID() == fn.IDInList) && operatorForm(c)
 }
 
 // literalText is how a literal prints: an untyped number as itself, a typed
@@ -160,7 +135,7 @@ func literalText(l fn.LiteralFn) string {
 }
 
 // expr prints e, in parentheses when it binds looser than min.
-func (p *printer) expr(e Expr, min int) {
+func (p *printer) expr(e Expr, min fn.Precedence) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > MaxDepth {
@@ -174,13 +149,6 @@ func (p *printer) expr(e Expr, min int) {
 		return
 	}
 	p.node(e)
-}
-
-var infix = map[string]string{
-	"add": " + ", "sub": " - ", "string_concat": " || ", "mul": " * ", "div": " / ", "mod": " % ",
-	"eq": " = ", "neq": " != ", "lt": " < ", "lte": " <= ", "gt": " > ", "gte": " >= ",
-	"and": " AND ", "or": " OR ", "is_distinct_from": " IS DISTINCT FROM ",
-	"is_not_distinct_from": " IS NOT DISTINCT FROM ",
 }
 
 func (p *printer) node(e Expr) {
@@ -215,7 +183,7 @@ func (p *printer) lambda(l *Lambda) {
 	}
 	p.b.WriteString(" -> ")
 	p.params = append(p.params, l.Params...)
-	p.expr(l.Body, precOr)
+	p.expr(l.Body, fn.PrecOr)
 	p.params = p.params[:len(p.params)-len(l.Params)]
 }
 
@@ -224,7 +192,7 @@ func (p *printer) args(args []Expr) {
 		if i > 0 {
 			p.b.WriteString(", ")
 		}
-		p.expr(a, precLambda)
+		p.expr(a, fn.PrecLambda)
 	}
 }
 
@@ -245,14 +213,14 @@ func (p *printer) call(c *Call) {
 		p.b.WriteByte(')')
 		return
 	}
-	if op, ok := infix[id]; ok && len(c.Args) == 2 {
-		prec := precedence(c)
+	if props := fn.PropertiesOf(c.Fn); props.Syntax == fn.SyntaxInfix && len(c.Args) == 2 {
+		prec := props.Prec
 		left, right := prec, prec+1 // left-associative
-		if prec == precCompare {
+		if prec == fn.PrecCompare {
 			left = prec + 1 // comparisons do not chain
 		}
 		p.expr(c.Args[0], left)
-		p.b.WriteString(op)
+		p.b.WriteString(props.Token)
 		p.expr(c.Args[1], right)
 		return
 	}
@@ -265,7 +233,7 @@ func (p *printer) call(c *Call) {
 			p.b.WriteString(dtype.QuoteFieldName(f.Field))
 			return
 		}
-		p.expr(c.Args[0], precPostfix)
+		p.expr(c.Args[0], fn.PrecPostfix)
 		p.b.WriteString("." + dtype.QuoteFieldName(f.Field))
 		return
 	case fn.CastFn:
@@ -274,11 +242,11 @@ func (p *printer) call(c *Call) {
 		} else {
 			p.b.WriteString("CAST(")
 		}
-		p.expr(c.Args[0], precLambda)
+		p.expr(c.Args[0], fn.PrecLambda)
 		p.b.WriteString(" AS " + f.To.String() + ")")
 		return
 	case fn.LikeFn:
-		p.expr(c.Args[0], precCompare+1)
+		p.expr(c.Args[0], fn.PrecCompare+1)
 		if f.Negated {
 			p.b.WriteString(" NOT")
 		}
@@ -287,20 +255,20 @@ func (p *printer) call(c *Call) {
 		} else {
 			p.b.WriteString(" LIKE ")
 		}
-		p.expr(c.Args[1], precCompare+1)
+		p.expr(c.Args[1], fn.PrecCompare+1)
 		return
 	case fn.CaseWhenFn:
 		p.b.WriteString("CASE")
 		branches := f.Branches(len(c.Args))
 		for i := 0; i < branches; i++ {
 			p.b.WriteString(" WHEN ")
-			p.expr(c.Args[2*i], precLambda+1)
+			p.expr(c.Args[2*i], fn.PrecLambda+1)
 			p.b.WriteString(" THEN ")
-			p.expr(c.Args[2*i+1], precLambda+1)
+			p.expr(c.Args[2*i+1], fn.PrecLambda+1)
 		}
 		if f.HasElse {
 			p.b.WriteString(" ELSE ")
-			p.expr(c.Args[len(c.Args)-1], precLambda+1)
+			p.expr(c.Args[len(c.Args)-1], fn.PrecLambda+1)
 		}
 		p.b.WriteString(" END")
 		return
@@ -311,7 +279,7 @@ func (p *printer) call(c *Call) {
 				p.b.WriteString(", ")
 			}
 			p.b.WriteString(dtype.QuoteFieldName(f.Names[i]) + ": ")
-			p.expr(a, precLambda+1)
+			p.expr(a, fn.PrecLambda+1)
 		}
 		p.b.WriteByte('}')
 		return
@@ -321,7 +289,7 @@ func (p *printer) call(c *Call) {
 		} else {
 			p.b.WriteString("struct_select(")
 		}
-		p.expr(c.Args[0], precLambda)
+		p.expr(c.Args[0], fn.PrecLambda)
 		for _, n := range f.Names {
 			p.b.WriteString(", " + dtype.QuoteString(n))
 		}
@@ -329,9 +297,9 @@ func (p *printer) call(c *Call) {
 		return
 	}
 	switch id {
-	case "neg":
+	case fn.IDNeg:
 		p.b.WriteByte('-')
-		if lit, ok := c.Args[0].(*Call); ok && lit.Fn.ID() == "literal" {
+		if lit, ok := c.Args[0].(*Call); ok && lit.Fn.ID() == fn.IDLiteral {
 			// -(5) stays a negation; -5 would read back as the literal -5.
 			p.b.WriteByte('(')
 			p.node(lit)
@@ -341,7 +309,7 @@ func (p *printer) call(c *Call) {
 		// A minus before a number would be read as part of the number:
 		// neg(5.x) is -(5.x), not -5.x (the field x of -5).
 		at := len(p.b)
-		p.expr(c.Args[0], precUnary)
+		p.expr(c.Args[0], fn.PrecUnary)
 		if len(p.b) > at && (p.b[at] >= '0' && p.b[at] <= '9' || p.b[at] == '.') {
 			operand := string(p.b[at:])
 			p.b = append(p.b[:at], '(')
@@ -349,24 +317,21 @@ func (p *printer) call(c *Call) {
 			p.b.WriteByte(')')
 		}
 		return
-	case "not":
+	case fn.IDNot:
 		if inner, ok := c.Args[0].(*Call); ok && negatesInfix(inner) {
 			p.notInfix(inner)
 			return
 		}
 		p.b.WriteString("NOT ")
-		p.expr(c.Args[0], precNot)
+		p.expr(c.Args[0], fn.PrecNot)
 		return
-	case "is_null", "is_not_null":
-		p.expr(c.Args[0], precCompare+1)
-		if id == "is_null" {
-			p.b.WriteString(" IS NULL")
-		} else {
-			p.b.WriteString(" IS NOT NULL")
-		}
-		return
-	case "between", "in_list":
+	case fn.IDBetween, fn.IDInList:
 		p.notInfix2(c, "")
+		return
+	}
+	if props := fn.PropertiesOf(c.Fn); props.Syntax == fn.SyntaxPostfix {
+		p.expr(c.Args[0], props.Prec+1)
+		p.b.WriteString(props.Token)
 		return
 	}
 	p.b.WriteString(id)
@@ -379,12 +344,12 @@ func (p *printer) notInfix(c *Call) { p.notInfix2(c, " NOT") }
 
 // notInfix2 prints BETWEEN and IN, with not = " NOT" for the negated forms.
 func (p *printer) notInfix2(c *Call, not string) {
-	p.expr(c.Args[0], precCompare+1)
-	if c.Fn.ID() == "between" {
+	p.expr(c.Args[0], fn.PrecCompare+1)
+	if c.Fn.ID() == fn.IDBetween {
 		p.b.WriteString(not + " BETWEEN ")
-		p.expr(c.Args[1], precAdd)
+		p.expr(c.Args[1], fn.PrecAdd)
 		p.b.WriteString(" AND ")
-		p.expr(c.Args[2], precAdd)
+		p.expr(c.Args[2], fn.PrecAdd)
 		return
 	}
 	p.b.WriteString(not + " IN (")

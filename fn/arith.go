@@ -18,13 +18,13 @@ import (
 //
 // with the precision capped at 38 (a scale above 38 is a type error).
 var (
-	Add Function = arith{simple{"add"}, '+'} // a + b
-	Sub Function = arith{simple{"sub"}, '-'} // a - b
-	Mul Function = arith{simple{"mul"}, '*'} // a * b
-	Div Function = arith{simple{"div"}, '/'} // a / b
-	Mod Function = arith{simple{"mod"}, '%'} // a % b
-	Neg Function = unaryArith{simple{"neg"}} // -a
-	Abs Function = unaryArith{simple{"abs"}} // abs(a)
+	Add Function = arith{simple{IDAdd}, '+'} // a + b
+	Sub Function = arith{simple{IDSub}, '-'} // a - b
+	Mul Function = arith{simple{IDMul}, '*'} // a * b
+	Div Function = arith{simple{IDDiv}, '/'} // a / b
+	Mod Function = arith{simple{IDMod}, '%'} // a % b
+	Neg Function = unaryArith{simple{IDNeg}} // -a
+	Abs Function = unaryArith{simple{IDAbs}} // abs(a)
 )
 
 type arith struct {
@@ -89,7 +89,7 @@ func (u unaryArith) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if !t.IsNumeric() {
 		return dtype.DType{}, argErr(u, 0, "has type %s, want a number", t)
 	}
-	if u.id == "neg" && t.IsInt() && t.PType().IsUnsigned() {
+	if u.id == IDNeg && t.IsInt() && t.PType().IsUnsigned() {
 		return dtype.DType{}, argErr(u, 0, "has unsigned type %s, which cannot be negated (cast it to a signed type)", t)
 	}
 	return t, nil

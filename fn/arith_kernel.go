@@ -78,7 +78,7 @@ func (u unaryArith) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (dat
 		return datum.Datum{}, err
 	}
 	x := args[0]
-	abs := u.id == "abs"
+	abs := u.id == IDAbs
 	mem := ctx.Mem
 	var res datum.Datum
 	var err error

@@ -5,9 +5,9 @@ import "github.com/colexpr/colexpr/dtype"
 // The boolean functions, with SQL's three-valued (Kleene) logic:
 // false AND null is false, true OR null is true, NOT null is null.
 var (
-	And Function = logical{simple{"and"}} // a AND b
-	Or  Function = logical{simple{"or"}}  // a OR b
-	Not Function = not{simple{"not"}}     // NOT a
+	And Function = logical{simple{IDAnd}} // a AND b
+	Or  Function = logical{simple{IDOr}}  // a OR b
+	Not Function = not{simple{IDNot}}     // NOT a
 )
 
 type logical struct{ simple }

@@ -19,7 +19,7 @@ func (l logical) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.
 	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
-	res, err := kernels.Logic(ctx.Mem, l.id == "or", args[0], args[1], ret)
+	res, err := kernels.Logic(ctx.Mem, l.id == IDOr, args[0], args[1], ret)
 	return res, kernelError(l.id, err)
 }
 

@@ -29,9 +29,9 @@ func TryCast(t dtype.DType) CastFn { return CastFn{To: t, Try: true} }
 
 func (c CastFn) ID() string {
 	if c.Try {
-		return "try_cast"
+		return IDTryCast
 	}
-	return "cast"
+	return IDCast
 }
 func (c CastFn) Arity() Arity { return Exactly(1) }
 func (c CastFn) NullHandling() NullHandling {

@@ -17,16 +17,16 @@ import (
 // miss against a list holding null is null. between(x, lo, hi) is
 // lo <= x AND x <= hi.
 var (
-	Eq                Function = compare{simple{"eq"}, "=", false}        // a = b
-	NotEq             Function = compare{simple{"neq"}, "!=", false}      // a != b (also a <> b)
-	Lt                Function = compare{simple{"lt"}, "<", true}         // a < b
-	LtEq              Function = compare{simple{"lte"}, "<=", true}       // a <= b
-	Gt                Function = compare{simple{"gt"}, ">", true}         // a > b
-	GtEq              Function = compare{simple{"gte"}, ">=", true}       // a >= b
-	IsDistinctFrom    Function = distinct{simple{"is_distinct_from"}}     // a IS DISTINCT FROM b
-	IsNotDistinctFrom Function = distinct{simple{"is_not_distinct_from"}} // a IS NOT DISTINCT FROM b
-	Between           Function = between{simple{"between"}}               // x BETWEEN lo AND hi
-	InList            Function = inList{simple{"in_list"}}                // x IN (v1, …, vn)
+	Eq                Function = compare{simple{IDEq}, "=", false}     // a = b
+	NotEq             Function = compare{simple{IDNotEq}, "!=", false} // a != b (also a <> b)
+	Lt                Function = compare{simple{IDLt}, "<", true}      // a < b
+	LtEq              Function = compare{simple{IDLtEq}, "<=", true}   // a <= b
+	Gt                Function = compare{simple{IDGt}, ">", true}      // a > b
+	GtEq              Function = compare{simple{IDGtEq}, ">=", true}   // a >= b
+	IsDistinctFrom    Function = distinct{simple{IDIsDistinctFrom}}    // a IS DISTINCT FROM b
+	IsNotDistinctFrom Function = distinct{simple{IDIsNotDistinctFrom}} // a IS NOT DISTINCT FROM b
+	Between           Function = between{simple{IDBetween}}            // x BETWEEN lo AND hi
+	InList            Function = inList{simple{IDInList}}              // x IN (v1, …, vn)
 )
 
 type compare struct {
@@ -68,17 +68,17 @@ func IsOrdered(t dtype.DType) bool {
 // non-null, non-NaN operands): = ↔ !=, < ↔ >=, > ↔ <=.
 func Negate(f Function) (Function, bool) {
 	switch f.ID() {
-	case "eq":
+	case IDEq:
 		return NotEq, true
-	case "neq":
+	case IDNotEq:
 		return Eq, true
-	case "lt":
+	case IDLt:
 		return GtEq, true
-	case "gte":
+	case IDGtEq:
 		return Lt, true
-	case "gt":
+	case IDGt:
 		return LtEq, true
-	case "lte":
+	case IDLtEq:
 		return Gt, true
 	}
 	return nil, false
@@ -87,15 +87,15 @@ func Negate(f Function) (Function, bool) {
 // Flip is the comparison with its operands swapped: a < b ⇔ b > a.
 func Flip(f Function) (Function, bool) {
 	switch f.ID() {
-	case "eq", "neq", "is_distinct_from", "is_not_distinct_from":
+	case IDEq, IDNotEq, IDIsDistinctFrom, IDIsNotDistinctFrom:
 		return f, true
-	case "lt":
+	case IDLt:
 		return Gt, true
-	case "gt":
+	case IDGt:
 		return Lt, true
-	case "lte":
+	case IDLtEq:
 		return GtEq, true
-	case "gte":
+	case IDGtEq:
 		return LtEq, true
 	}
 	return nil, false

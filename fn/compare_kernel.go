@@ -17,8 +17,8 @@ var (
 )
 
 var cmpOps = map[string]kernels.CmpOp{
-	"eq": kernels.CmpEq, "neq": kernels.CmpNe, "lt": kernels.CmpLt,
-	"lte": kernels.CmpLe, "gt": kernels.CmpGt, "gte": kernels.CmpGe,
+	IDEq: kernels.CmpEq, IDNotEq: kernels.CmpNe, IDLt: kernels.CmpLt,
+	IDLtEq: kernels.CmpLe, IDGt: kernels.CmpGt, IDGtEq: kernels.CmpGe,
 }
 
 // Eval compares two values of one type; null on either side gives null.
@@ -35,7 +35,7 @@ func (d distinct) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum
 	if err := checkArgs(d, args); err != nil {
 		return datum.Datum{}, err
 	}
-	res, err := kernels.Distinct(ctx.Mem, d.id == "is_not_distinct_from", args[0], args[1], ret)
+	res, err := kernels.Distinct(ctx.Mem, d.id == IDIsNotDistinctFrom, args[0], args[1], ret)
 	return res, kernelError(d.id, err)
 }
 

@@ -15,7 +15,7 @@ type CaseWhenFn struct{ HasElse bool }
 // CaseWhen is the CASE function, with or without an ELSE.
 func CaseWhen(hasElse bool) CaseWhenFn { return CaseWhenFn{hasElse} }
 
-func (c CaseWhenFn) ID() string { return "case_when" }
+func (c CaseWhenFn) ID() string { return IDCaseWhen }
 func (c CaseWhenFn) Arity() Arity {
 	if c.HasElse {
 		return AtLeast(3)

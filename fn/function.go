@@ -10,6 +10,11 @@
 //   - its null handling, volatility and fallibility,
 //   - for higher-order functions, the parameter types it gives its lambdas
 //     (the HigherOrder interface),
+//   - its Properties (the Describer interface): how the text syntax writes
+//     it, how coerce makes its arguments meet, whether it evaluates
+//     arguments lazily, whether its lambda is a predicate, how it orders for
+//     pruning, and its Substrait name — what the other packages would
+//     otherwise rediscover from its name,
 //   - how it evaluates: the Kernel interface, implemented in the *_kernel.go
 //     files of this package (literals, and functions that evaluate only some
 //     rows of an argument, such as case_when and coalesce, are evaluated by
@@ -19,6 +24,10 @@
 // (nullability may differ, and decimal arithmetic precision and scale), and the package coerce inserts the casts that
 // make a user's expression meet that. Rewrite rules live in the optimize
 // package, grouped by family, not here.
+//
+// Code outside this package tells functions apart by the ID constants
+// (IDAdd, IDCast, …) or the function values (Add, CastFn{}), never by string
+// literals: a misspelt name does not compile.
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,

@@ -18,9 +18,9 @@ func Like(negated, caseInsensitive bool) LikeFn { return LikeFn{negated, caseIns
 
 func (l LikeFn) ID() string {
 	if l.CaseInsensitive {
-		return "ilike"
+		return IDILike
 	}
-	return "like"
+	return IDLike
 }
 func (l LikeFn) Arity() Arity               { return Exactly(2) }
 func (l LikeFn) NullHandling() NullHandling { return NullPropagating }

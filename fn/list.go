@@ -16,13 +16,13 @@ import "github.com/colexpr/colexpr/dtype"
 // The lambda's parameter has the element type of xs. Bodies are evaluated
 // once over all elements of all rows, not row by row.
 var (
-	ListLength    Function = listLength{simple{"list_length"}}
-	ListContains  Function = listContains{simple{"list_contains"}}
-	ListElement   Function = listElement{simple{"list_element"}}
-	ListTransform Function = listLambda{simple{"list_transform"}}
-	ListFilter    Function = listLambda{simple{"list_filter"}}
-	ListAny       Function = listLambda{simple{"list_any"}}
-	ListAll       Function = listLambda{simple{"list_all"}}
+	ListLength    Function = listLength{simple{IDListLength}}
+	ListContains  Function = listContains{simple{IDListContains}}
+	ListElement   Function = listElement{simple{IDListElement}}
+	ListTransform Function = listLambda{simple{IDListTransform}}
+	ListFilter    Function = listLambda{simple{IDListFilter}}
+	ListAny       Function = listLambda{simple{IDListAny}}
+	ListAll       Function = listLambda{simple{IDListAll}}
 )
 
 func wantList(f Function, args []dtype.DType) error {
@@ -90,12 +90,12 @@ func (l listLambda) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	}
 	body := args[1]
 	switch l.id {
-	case "list_transform":
+	case IDListTransform:
 		if args[0].Kind() == dtype.KindFixedSizeList {
 			return dtype.FixedSizeList(body, args[0].Size(), args[0].Nullable()), nil
 		}
 		return dtype.List(body, args[0].Nullable()), nil
-	case "list_filter":
+	case IDListFilter:
 		if !body.IsBool() {
 			return dtype.DType{}, argErr(l, 1, "lambda returns %s, want bool", body)
 		}

@@ -7,10 +7,10 @@ import "github.com/colexpr/colexpr/dtype"
 // later argument only for rows still null; fill_null(a, b) is coalesce with
 // exactly two arguments. The result is nullable only when every argument is.
 var (
-	IsNull    Function = isNull{simple{"is_null"}}                 // a IS NULL
-	IsNotNull Function = isNull{simple{"is_not_null"}}             // a IS NOT NULL
-	Coalesce  Function = coalesce{simple{"coalesce"}, AtLeast(1)}  // coalesce(a, b, …)
-	FillNull  Function = coalesce{simple{"fill_null"}, Exactly(2)} // fill_null(a, b)
+	IsNull    Function = isNull{simple{IDIsNull}}                 // a IS NULL
+	IsNotNull Function = isNull{simple{IDIsNotNull}}              // a IS NOT NULL
+	Coalesce  Function = coalesce{simple{IDCoalesce}, AtLeast(1)} // coalesce(a, b, …)
+	FillNull  Function = coalesce{simple{IDFillNull}, Exactly(2)} // fill_null(a, b)
 )
 
 type isNull struct{ simple }

@@ -17,6 +17,6 @@ func (n isNull) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 	if err := checkArgs(n, args); err != nil {
 		return datum.Datum{}, err
 	}
-	res, err := kernels.IsNull(ctx.Mem, n.id == "is_not_null", args[0], ret)
+	res, err := kernels.IsNull(ctx.Mem, n.id == IDIsNotNull, args[0], ret)
 	return res, kernelError(n.id, err)
 }

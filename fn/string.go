@@ -17,17 +17,17 @@ import "github.com/colexpr/colexpr/dtype"
 //	                                   the part inside s: substring('abc', -5, 3) is 'a',
 //	                                   substring('ab', 4, -2) is 'b'; without len, the rest of s
 var (
-	Lower      Function = strFn{simple{"lower"}, 1, 1, dtype.Utf8(false)}
-	Upper      Function = strFn{simple{"upper"}, 1, 1, dtype.Utf8(false)}
-	Length     Function = strFn{simple{"length"}, 1, 1, dtype.Primitive(dtype.I64, false)}
-	ByteLength Function = byteLength{simple{"byte_length"}}
-	StartsWith Function = strFn{simple{"starts_with"}, 2, 2, dtype.Bool(false)}
-	EndsWith   Function = strFn{simple{"ends_with"}, 2, 2, dtype.Bool(false)}
-	Contains   Function = strFn{simple{"contains"}, 2, 2, dtype.Bool(false)}
-	Concat     Function = concat{simple{"concat"}}
+	Lower      Function = strFn{simple{IDLower}, 1, 1, dtype.Utf8(false)}
+	Upper      Function = strFn{simple{IDUpper}, 1, 1, dtype.Utf8(false)}
+	Length     Function = strFn{simple{IDLength}, 1, 1, dtype.Primitive(dtype.I64, false)}
+	ByteLength Function = byteLength{simple{IDByteLength}}
+	StartsWith Function = strFn{simple{IDStartsWith}, 2, 2, dtype.Bool(false)}
+	EndsWith   Function = strFn{simple{IDEndsWith}, 2, 2, dtype.Bool(false)}
+	Contains   Function = strFn{simple{IDContains}, 2, 2, dtype.Bool(false)}
+	Concat     Function = concat{simple{IDConcat}}
 	// StringConcat is a || b.
-	StringConcat Function = stringConcat{simple{"string_concat"}}
-	Substring    Function = substring{simple{"substring"}}
+	StringConcat Function = stringConcat{simple{IDStringConcat}}
+	Substring    Function = substring{simple{IDSubstring}}
 )
 
 type strFn struct {

@@ -31,17 +31,17 @@ func (s strFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Da
 		err error
 	)
 	switch s.id {
-	case "lower":
+	case IDLower:
 		out, err = kernels.CaseMap(mem, args[0], ret, false)
-	case "upper":
+	case IDUpper:
 		out, err = kernels.CaseMap(mem, args[0], ret, true)
-	case "length":
+	case IDLength:
 		out, err = kernels.Length(mem, args[0], ret)
-	case "starts_with":
+	case IDStartsWith:
 		out, err = kernels.StringPredicate(mem, kernels.OpStartsWith, args[0], args[1], ret)
-	case "ends_with":
+	case IDEndsWith:
 		out, err = kernels.StringPredicate(mem, kernels.OpEndsWith, args[0], args[1], ret)
-	case "contains":
+	case IDContains:
 		out, err = kernels.StringPredicate(mem, kernels.OpContains, args[0], args[1], ret)
 	default:
 		return datum.Datum{}, fmt.Errorf("%s: no kernel", s.id)

@@ -20,7 +20,7 @@ type LiteralFn struct {
 // Literal is the typed constant v.
 func Literal(v scalar.Scalar) LiteralFn { return LiteralFn{Value: v} }
 
-func (l LiteralFn) ID() string                 { return "literal" }
+func (l LiteralFn) ID() string                 { return IDLiteral }
 func (l LiteralFn) Arity() Arity               { return Exactly(0) }
 func (l LiteralFn) NullHandling() NullHandling { return NullAware }
 func (l LiteralFn) Volatility() Volatility     { return Immutable }
@@ -41,7 +41,7 @@ type GetItemFn struct{ Field string }
 // GetItem reads the named field.
 func GetItem(field string) GetItemFn { return GetItemFn{field} }
 
-func (g GetItemFn) ID() string                 { return "get_item" }
+func (g GetItemFn) ID() string                 { return IDGetItem }
 func (g GetItemFn) Arity() Arity               { return Exactly(1) }
 func (g GetItemFn) NullHandling() NullHandling { return NullAware }
 func (g GetItemFn) Volatility() Volatility     { return Immutable }
@@ -80,7 +80,7 @@ type PackFn struct{ Names []string }
 // Pack builds a struct with the given field names.
 func Pack(names ...string) PackFn { return PackFn{append([]string(nil), names...)} }
 
-func (p PackFn) ID() string                 { return "pack" }
+func (p PackFn) ID() string                 { return IDPack }
 func (p PackFn) Arity() Arity               { return Exactly(len(p.Names)) }
 func (p PackFn) NullHandling() NullHandling { return NullAware }
 func (p PackFn) Volatility() Volatility     { return Immutable }
@@ -119,7 +119,7 @@ func Exclude(names ...string) SelectFn {
 	return SelectFn{Names: append([]string(nil), names...), Exclude: true}
 }
 
-func (s SelectFn) ID() string                 { return "select" }
+func (s SelectFn) ID() string                 { return IDSelect }
 func (s SelectFn) Arity() Arity               { return Exactly(1) }
 func (s SelectFn) NullHandling() NullHandling { return NullAware }
 func (s SelectFn) Volatility() Volatility     { return Immutable }
@@ -165,7 +165,7 @@ func (s SelectFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
 // first appearance; when a name repeats, the value comes from the last
 // argument that has it. The result is nullable when any argument is (a null
 // argument makes the row null).
-var Merge Function = merge{simple{"merge"}}
+var Merge Function = merge{simple{IDMerge}}
 
 type merge struct{ simple }
 

@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"github.com/colexpr/colexpr/fn"
 	"math"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ import (
 //	f + -0.0  →  f  (floats)
 var AddZero = &Rule{
 	Name: "binary/add_zero",
-	Fns:  []string{"add"},
+	Fns:  []fn.Function{fn.Add},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, negZero)) {
@@ -55,7 +56,7 @@ var negZero = math.Copysign(0, -1)
 //	f - 0.0  →  f   (floats; -0.0 - 0.0 is -0.0)
 var SubZero = &Rule{
 	Name: "binary/sub_zero",
-	Fns:  []string{"sub"},
+	Fns:  []fn.Function{fn.Sub},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, 0)) {
 			return keep(n.Arg(0), n.DType())
@@ -70,7 +71,7 @@ var SubZero = &Rule{
 //	1 * a  →  a
 var MulOne = &Rule{
 	Name: "binary/mul_one",
-	Fns:  []string{"mul"},
+	Fns:  []fn.Function{fn.Mul},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
@@ -89,7 +90,7 @@ var MulOne = &Rule{
 //	a / 1  →  a
 var DivOne = &Rule{
 	Name: "binary/div_one",
-	Fns:  []string{"div"},
+	Fns:  []fn.Function{fn.Div},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
 			return keep(n.Arg(0), n.DType())
@@ -116,7 +117,7 @@ var DivOne = &Rule{
 // n steps, not n² (string constants would grow at every link).
 var MergeConstants = &Rule{
 	Name:    "binary/merge_constants",
-	Fns:     []string{"add", "string_concat"},
+	Fns:     []fn.Function{fn.Add, fn.StringConcat},
 	Rewrite: mergeConstants,
 }
 
@@ -150,7 +151,7 @@ func mergeConstants(c *Context, n *expr.Bound) *expr.Bound {
 	}
 	slices.Reverse(lits)
 	var merged *expr.Bound
-	if n.FnID() == "string_concat" {
+	if n.FnID() == fn.IDStringConcat {
 		var b strings.Builder
 		for _, l := range lits {
 			v, _ := l.Literal()
@@ -198,9 +199,9 @@ func mergeable(n, a, b *expr.Bound) bool {
 		return false
 	}
 	switch n.FnID() {
-	case "add":
+	case fn.IDAdd:
 		return n.DType().IsInt() && va.DType().IsInt() && vb.DType().IsInt() && sign(va.Value())*sign(vb.Value()) >= 0
-	case "string_concat":
+	case fn.IDStringConcat:
 		ta, tb := va.DType(), vb.DType()
 		return (ta.IsUtf8() && tb.IsUtf8()) || (ta.IsBinary() && tb.IsBinary())
 	}

@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
 )
 
 // Rules of the binary family (binary/*) on boolean algebra: identities and
@@ -15,7 +16,7 @@ import (
 //	true AND p  →  p
 var AndTrue = &Rule{
 	Name: "binary/and_true",
-	Fns:  []string{"and"},
+	Fns:  []fn.Function{fn.And},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return dropIdentity(n, true)
 	},
@@ -27,7 +28,7 @@ var AndTrue = &Rule{
 //	false OR p  →  p
 var OrFalse = &Rule{
 	Name: "binary/or_false",
-	Fns:  []string{"or"},
+	Fns:  []fn.Function{fn.Or},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return dropIdentity(n, false)
 	},
@@ -51,7 +52,7 @@ func dropIdentity(n *expr.Bound, identity bool) *expr.Bound {
 //	false AND p  →  false
 var AndFalse = &Rule{
 	Name: "binary/and_false",
-	Fns:  []string{"and"},
+	Fns:  []fn.Function{fn.And},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return absorb(n, false)
 	},
@@ -64,7 +65,7 @@ var AndFalse = &Rule{
 //	true OR p  →  true
 var OrTrue = &Rule{
 	Name: "binary/or_true",
-	Fns:  []string{"or"},
+	Fns:  []fn.Function{fn.Or},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return absorb(n, true)
 	},
@@ -84,7 +85,7 @@ func absorb(n *expr.Bound, v bool) *expr.Bound {
 //	p AND p  →  p
 var AndSelf = &Rule{
 	Name:    "binary/and_self",
-	Fns:     []string{"and"},
+	Fns:     []fn.Function{fn.And},
 	Rewrite: idempotent,
 }
 
@@ -94,7 +95,7 @@ var AndSelf = &Rule{
 //	p OR p  →  p
 var OrSelf = &Rule{
 	Name:    "binary/or_self",
-	Fns:     []string{"or"},
+	Fns:     []fn.Function{fn.Or},
 	Rewrite: idempotent,
 }
 
@@ -110,9 +111,9 @@ func idempotent(c *Context, n *expr.Bound) *expr.Bound {
 //	NOT NOT p  →  p
 var NotNot = &Rule{
 	Name: "binary/not_not",
-	Fns:  []string{"not"},
+	Fns:  []fn.Function{fn.Not},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
-		if inner := n.Arg(0); isCall(inner, "not") {
+		if inner := n.Arg(0); isCall(inner, fn.IDNot) {
 			return keep(inner.Arg(0), n.DType())
 		}
 		return nil

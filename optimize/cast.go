@@ -25,7 +25,7 @@ import (
 // stays.
 var CastSameType = &Rule{
 	Name: "cast/same_type",
-	Fns:  []string{"cast", "try_cast"},
+	Fns:  []fn.Function{fn.CastFn{}, fn.CastFn{Try: true}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return keep(n.Arg(0), n.DType())
 	},
@@ -40,7 +40,7 @@ var CastSameType = &Rule{
 //	CAST(300 AS i8)         stays (it would fail wherever it is evaluated)
 var CastLiteral = &Rule{
 	Name: "cast/literal",
-	Fns:  []string{"cast", "try_cast"},
+	Fns:  []fn.Function{fn.CastFn{}, fn.CastFn{Try: true}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return c.Fold(n)
 	},
@@ -55,10 +55,10 @@ var CastLiteral = &Rule{
 // same either way and neither can fail.
 var CastWideningChain = &Rule{
 	Name: "cast/widening_chain",
-	Fns:  []string{"cast"},
+	Fns:  []fn.Function{fn.CastFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		inner := n.Arg(0)
-		if !isCall(inner, "cast") {
+		if !isCall(inner, fn.IDCast) {
 			return nil
 		}
 		if c, ok := asCast(inner); !ok || c.Try {
@@ -95,7 +95,7 @@ var CastWideningChain = &Rule{
 // evaluator already does correctly.
 var CastCompareNarrow = &Rule{
 	Name:    "cast/compare_narrow",
-	Fns:     []string{"eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from", "in_list"},
+	Fns:     []fn.Function{fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.IsDistinctFrom, fn.IsNotDistinctFrom, fn.InList},
 	Rewrite: castCompareNarrow,
 }
 
@@ -105,7 +105,7 @@ func castCompareNarrow(c *Context, n *expr.Bound) *expr.Bound {
 	if _, ok := asCast(cast); !ok {
 		return nil
 	}
-	if !isCall(cast, "cast", "try_cast") {
+	if !isCall(cast, fn.IDCast, fn.IDTryCast) {
 		return nil
 	}
 	x := cast.Arg(0)
@@ -128,7 +128,7 @@ func castCompareNarrow(c *Context, n *expr.Bound) *expr.Bound {
 		for _, a := range args[1:] {
 			any = any || a.DType().Nullable()
 		}
-		if !any && !isCall(n, "is_distinct_from", "is_not_distinct_from") {
+		if !any && !isCall(n, fn.IDIsDistinctFrom, fn.IDIsNotDistinctFrom) {
 			s, _ := args[1].Literal()
 			args[1] = expr.NewLiteral(s.WithDType(s.DType().AsNullable()))
 		}

@@ -17,7 +17,7 @@ import (
 // of non-nested types.
 var NotCompare = &Rule{
 	Name: "binary/not_compare",
-	Fns:  []string{"not"},
+	Fns:  []fn.Function{fn.Not},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		cmp := n.Arg(0)
 		if cmp.Kind() != expr.KindCall || len(cmp.Args()) != 2 {
@@ -40,7 +40,7 @@ var NotCompare = &Rule{
 //	5 = a  →  a = 5
 var LiteralRight = &Rule{
 	Name: "binary/literal_right",
-	Fns:  []string{"eq", "neq", "lt", "lte", "gt", "gte", "is_distinct_from", "is_not_distinct_from"},
+	Fns:  []fn.Function{fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.IsDistinctFrom, fn.IsNotDistinctFrom},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if !isLiteral(x) || isLiteral(y) {

@@ -36,7 +36,7 @@ func caseParts(n *expr.Bound) (f fn.CaseWhenFn, branches int, els *expr.Bound) {
 //	CASE WHEN false THEN a END                →  null
 var DropFalseBranch = &Rule{
 	Name: "conditional/drop_false_branch",
-	Fns:  []string{"case_when"},
+	Fns:  []fn.Function{fn.CaseWhenFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		f, branches, els := caseParts(n)
 		var kept []*expr.Bound
@@ -74,7 +74,7 @@ var DropFalseBranch = &Rule{
 //	CASE WHEN true THEN b ELSE c END                        →  b
 var TrueBranch = &Rule{
 	Name: "conditional/true_branch",
-	Fns:  []string{"case_when"},
+	Fns:  []fn.Function{fn.CaseWhenFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		_, branches, _ := caseParts(n)
 		for i := range branches {
@@ -104,7 +104,7 @@ var TrueBranch = &Rule{
 //	CASE WHEN p THEN true ELSE false END  →  coalesce(p, false)  (p: bool?)
 var BoolCase = &Rule{
 	Name: "conditional/bool_case",
-	Fns:  []string{"case_when"},
+	Fns:  []fn.Function{fn.CaseWhenFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		_, branches, els := caseParts(n)
 		if branches != 1 || els == nil {
@@ -145,7 +145,7 @@ var BoolCase = &Rule{
 //	CASE WHEN a IS NOT NULL THEN a ELSE b END  →  coalesce(a, b)
 var CaseCoalesce = &Rule{
 	Name: "conditional/case_coalesce",
-	Fns:  []string{"case_when"},
+	Fns:  []fn.Function{fn.CaseWhenFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		_, branches, els := caseParts(n)
 		if branches != 1 || els == nil {
@@ -154,9 +154,9 @@ var CaseCoalesce = &Rule{
 		cond, then := n.Arg(0), n.Arg(1)
 		var x, fill *expr.Bound
 		switch {
-		case isCall(cond, "is_null") && sameTree(cond.Arg(0), els):
+		case isCall(cond, fn.IDIsNull) && sameTree(cond.Arg(0), els):
 			x, fill = els, then
-		case isCall(cond, "is_not_null") && sameTree(cond.Arg(0), then):
+		case isCall(cond, fn.IDIsNotNull) && sameTree(cond.Arg(0), then):
 			x, fill = then, els
 		default:
 			return nil

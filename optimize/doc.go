@@ -24,8 +24,9 @@
 // does every unchanged subtree of a tree that changed.
 //
 // The rules that can match a node are tried in registration order; the
-// first whose replacement is accepted wins. A rule names the function ids it
-// applies to (Rule.Fns), or AnyCall for every call with arguments, or
+// first whose replacement is accepted wins. A rule names the functions it
+// applies to (Rule.Fns, by value: fn.Add, fn.CastFn{}), or sets AnyCall for
+// every call with arguments, or
 // nothing for every node; so a call of add tries only the rules for add,
 // for any call and for any node, and a literal or $ only the rules for any
 // node. The lists are computed when rules are registered, enabled or
@@ -89,14 +90,14 @@
 //
 // # Writing a rule
 //
-// A rule is a *Rule value: a name "family/rule", the ids of the functions
-// it applies to (or AnyCall for every call, or none for every node, $,
+// A rule is a *Rule value: a name "family/rule", the functions it applies
+// to (or AnyCall for every call, or none for every node, $,
 // variables and lambdas included), and a Rewrite function that returns the
 // replacement or nil:
 //
 //	var SubSelf = &optimize.Rule{
 //		Name: "mine/sub_self",
-//		Fns:  []string{"sub"},
+//		Fns:  []fn.Function{fn.Sub},
 //		Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
 //			x := n.Arg(0)
 //			if !x.DType().IsInt() || x.DType().Nullable() || !x.Equal(n.Arg(1)) {

@@ -154,7 +154,7 @@ func Example_conditional() {
 func ExampleOptimizer_Register() {
 	subSelf := &optimize.Rule{
 		Name: "mine/sub_self",
-		Fns:  []string{"sub"},
+		Fns:  []fn.Function{fn.Sub},
 		Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
 			x := n.Arg(0)
 			if !x.DType().IsInt() || x.DType().Nullable() || !x.Equal(n.Arg(1)) {

@@ -24,7 +24,7 @@ import (
 // subtree that reads $ or a free variable is never constant.
 var FoldConstant = &Rule{
 	Name:    "fold/constant",
-	Fns:     []string{AnyCall},
+	AnyCall: true,
 	Rewrite: foldConstant,
 }
 

@@ -66,7 +66,7 @@ func isLiteral(n *expr.Bound) bool {
 	if _, ok := n.Fn().(fn.LiteralFn); ok {
 		return true
 	}
-	return n.FnID() == "literal"
+	return n.FnID() == fn.IDLiteral
 }
 
 // mayBeLiteral is the cheap, inlined part of isLiteral: a call without

@@ -23,7 +23,7 @@ import (
 // An expression that calls a Volatile function is never grouped.
 var OrEqToIn = &Rule{
 	Name:    "binary/or_eq_to_in",
-	Fns:     []string{"or"},
+	Fns:     []fn.Function{fn.Or},
 	Rewrite: orEqToIn,
 }
 
@@ -140,7 +140,7 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 // isOr reports whether n is a call of a function with the id "or" (isCall
 // with one constant id, which compiles to a cheaper comparison).
 func isOr(n *expr.Bound) bool {
-	return n.Kind() == expr.KindCall && n.FnID() == "or"
+	return n.Kind() == expr.KindCall && n.FnID() == fn.IDOr
 }
 
 // inExpr is x in `x = literal` and in `x IN (…)`, whose values are then
@@ -150,11 +150,11 @@ func inExpr(l *expr.Bound) *expr.Bound {
 		return nil
 	}
 	switch l.FnID() {
-	case "eq":
+	case fn.IDEq:
 		if x, y := l.Arg(0), l.Arg(1); mayBeLiteral(y) && isLiteral(y) && !isLiteral(x) {
 			return x
 		}
-	case "in_list":
+	case fn.IDInList:
 		return l.Arg(0)
 	}
 	return nil
@@ -165,7 +165,7 @@ func inExpr(l *expr.Bound) *expr.Bound {
 //	a IN (5)  →  a = 5
 var InSingle = &Rule{
 	Name: "binary/in_single",
-	Fns:  []string{"in_list"},
+	Fns:  []fn.Function{fn.InList},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if len(n.Args()) != 2 {
 			return nil

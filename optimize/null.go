@@ -13,7 +13,7 @@ import (
 //	a IS NULL  →  false     (a: i32)
 var IsNullNonNullable = &Rule{
 	Name: "null/is_null_non_nullable",
-	Fns:  []string{"is_null"},
+	Fns:  []fn.Function{fn.IsNull},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if n.Arg(0).DType().Nullable() {
 			return nil
@@ -27,7 +27,7 @@ var IsNullNonNullable = &Rule{
 //	a IS NOT NULL  →  true  (a: i32)
 var IsNotNullNonNullable = &Rule{
 	Name: "null/is_not_null_non_nullable",
-	Fns:  []string{"is_not_null"},
+	Fns:  []fn.Function{fn.IsNotNull},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if n.Arg(0).DType().Nullable() {
 			return nil
@@ -43,7 +43,7 @@ var IsNotNullNonNullable = &Rule{
 //	fill_null(a, 0)    →  a      (a: i32)
 var CoalesceNonNullableFirst = &Rule{
 	Name: "null/coalesce_non_nullable_first",
-	Fns:  []string{"coalesce", "fill_null"},
+	Fns:  []fn.Function{fn.Coalesce, fn.FillNull},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if a := n.Arg(0); !a.DType().Nullable() {
 			return keep(a, n.DType())
@@ -63,7 +63,7 @@ var CoalesceNonNullableFirst = &Rule{
 //	fill_null(a, null)          →  a
 var CoalescePrune = &Rule{
 	Name:    "null/coalesce_prune",
-	Fns:     []string{"coalesce", "fill_null"},
+	Fns:     []fn.Function{fn.Coalesce, fn.FillNull},
 	Rewrite: coalescePrune,
 }
 
@@ -87,7 +87,7 @@ func coalescePrune(c *Context, n *expr.Bound) *expr.Bound {
 		return nil
 	case len(kept) == 1:
 		return keep(kept[0], n.DType())
-	case n.FnID() == "fill_null":
+	case n.FnID() == fn.IDFillNull:
 		return nil // two arguments kept: nothing was dropped
 	}
 	return call(n.DType(), fn.Coalesce, kept...)
@@ -100,7 +100,7 @@ func coalescePrune(c *Context, n *expr.Bound) *expr.Bound {
 //	a < null::i32   →  null::bool?
 var PropagateNull = &Rule{
 	Name:    "null/propagate",
-	Fns:     []string{"add", "sub", "mul", "div", "mod", "eq", "neq", "lt", "lte", "gt", "gte", "like", "ilike"},
+	Fns:     []fn.Function{fn.Add, fn.Sub, fn.Mul, fn.Div, fn.Mod, fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.LikeFn{}, fn.LikeFn{CaseInsensitive: true}},
 	Rewrite: propagateNull,
 }
 

@@ -144,6 +144,11 @@ func (o *Optimizer) Register(rules ...*Rule) error {
 		if err := validRuleName(r.Name); err != nil {
 			return err
 		}
+		for j, f := range r.Fns {
+			if f == nil {
+				return fmt.Errorf("optimize: rule %q: function %d of Fns is nil", r.Name, j)
+			}
+		}
 		if _, dup := o.byName[r.Name]; dup {
 			return fmt.Errorf("optimize: rule %q is already registered", r.Name)
 		}
@@ -268,11 +273,14 @@ func (o *Optimizer) ResetStats() {
 // is disabled.
 func (o *Optimizer) rebuild() {
 	matches := func(r *Rule, id string, call bool) bool {
-		if len(r.Fns) == 0 {
+		if len(r.Fns) == 0 && !r.AnyCall {
+			return true
+		}
+		if call && r.AnyCall {
 			return true
 		}
 		for _, f := range r.Fns {
-			if f == id || (call && f == AnyCall) {
+			if f.ID() == id {
 				return true
 			}
 		}
@@ -289,10 +297,8 @@ func (o *Optimizer) rebuild() {
 	}
 	ids := map[string]bool{}
 	for _, r := range o.rules {
-		for _, id := range r.Fns {
-			if id != AnyCall {
-				ids[id] = true
-			}
+		for _, f := range r.Fns {
+			ids[f.ID()] = true
 		}
 	}
 	lists := make(map[string][]entry, len(ids))

@@ -102,7 +102,7 @@ func TestDisableEnable(t *testing.T) {
 // applied to its own output it cycles, which the budget stops.
 var commute = &optimize.Rule{
 	Name: "test/commute",
-	Fns:  []string{"add"},
+	Fns:  []fn.Function{fn.Add},
 	Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
 		b, err := expr.NewCall(fn.Add, n.Arg(1), n.Arg(0))
 		if err != nil {
@@ -178,7 +178,7 @@ func TestRejections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := optimize.NewEmpty()
-			bad := &optimize.Rule{Name: "test/bad", Fns: []string{"add"}, Rewrite: tt.rewrite}
+			bad := &optimize.Rule{Name: "test/bad", Fns: []fn.Function{fn.Add}, Rewrite: tt.rewrite}
 			if err := o.Register(bad, commute); err != nil {
 				t.Fatal(err)
 			}
@@ -535,7 +535,7 @@ func TestRunBudget(t *testing.T) {
 	calls := 0
 	wrap := &optimize.Rule{
 		Name: "test/wrap",
-		Fns:  []string{"neg"},
+		Fns:  []fn.Function{fn.Neg},
 		Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
 			calls++
 			inner, err := expr.NewCall(fn.Neg, n)

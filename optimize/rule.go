@@ -25,18 +25,19 @@ import (
 type Rule struct {
 	// Name is "family/rule", such as "binary/add_zero".
 	Name string
-	// Fns are the ids of the functions whose calls the rule can rewrite
-	// ("add", "cast"), or AnyCall for every call with arguments. Empty
-	// means every node: calls of any function, literals, $, variables and
+	// Fns are the functions whose calls the rule can rewrite, such as
+	// fn.Add, or fn.CastFn{} for every checked cast: a call matches a
+	// function of Fns with its id. Naming functions by value, not by name,
+	// a rule cannot name one that does not exist.
+	Fns []fn.Function
+	// AnyCall makes the rule see every call with arguments (every call but
+	// a literal), whatever Fns says. With neither Fns nor AnyCall the rule
+	// sees every node: calls of any function, literals, $, variables and
 	// lambdas.
-	Fns []string
+	AnyCall bool
 	// Rewrite returns the replacement of n, or nil.
 	Rewrite func(c *Context, n *expr.Bound) *expr.Bound
 }
-
-// AnyCall in Rule.Fns matches a call of any function that has arguments
-// (every call but a literal).
-const AnyCall = "*"
 
 // String is the rule's name.
 func (r *Rule) String() string { return r.Name }

@@ -16,7 +16,7 @@ import (
 //	{a: x, b: y}.b  →  y
 var GetItemPack = &Rule{
 	Name: "structural/get_item_pack",
-	Fns:  []string{"get_item"},
+	Fns:  []fn.Function{fn.GetItemFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		pf, isPack := asPack(n.Arg(0))
 		if !isPack {
@@ -42,7 +42,7 @@ var GetItemPack = &Rule{
 //	struct_exclude({a: x, b: y, c: z}, 'b')       →  {a: x, c: z}
 var SelectPack = &Rule{
 	Name: "structural/select_pack",
-	Fns:  []string{"select"},
+	Fns:  []fn.Function{fn.SelectFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		p := n.Arg(0)
 		pf, isPack := asPack(p)
@@ -95,7 +95,7 @@ var SelectPack = &Rule{
 //	merge(s)                            →  s
 var MergePacks = &Rule{
 	Name:    "structural/merge_packs",
-	Fns:     []string{"merge"},
+	Fns:     []fn.Function{fn.Merge},
 	Rewrite: mergePacks,
 }
 
@@ -166,7 +166,7 @@ func mergePacks(c *Context, n *expr.Bound) *expr.Bound {
 // struct makes it nullable, and the pack of those is not the same dtype.
 var PackIdentity = &Rule{
 	Name: "structural/pack_identity",
-	Fns:  []string{"pack"},
+	Fns:  []fn.Function{fn.PackFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		pf, ok := asPack(n)
 		if !ok || len(pf.Names) == 0 {
@@ -211,10 +211,10 @@ var PackIdentity = &Rule{
 //	merge(s, t).a       →  s.a        (t has no field a)
 var GetItemMerge = &Rule{
 	Name: "structural/get_item_merge",
-	Fns:  []string{"get_item"},
+	Fns:  []fn.Function{fn.GetItemFn{}},
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		m := n.Arg(0)
-		if !isCall(m, "merge") {
+		if !isCall(m, fn.IDMerge) {
 			return nil
 		}
 		g, ok := asGetItem(n)

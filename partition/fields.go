@@ -132,7 +132,7 @@ func Conjuncts(b *expr.Bound) []*expr.Bound {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if n.IsCall("and") {
+		if n.IsCall(fn.IDAnd) {
 			stack = append(stack, n.Arg(1), n.Arg(0))
 			continue
 		}

@@ -269,7 +269,7 @@ func conditional(b *expr.Bound, i int) bool {
 		return f.IsLambdaArg(i)
 	}
 	switch b.Fn().ID() {
-	case "coalesce", "fill_null":
+	case fn.IDCoalesce, fn.IDFillNull:
 		return i > 0
 	}
 	return false

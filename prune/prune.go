@@ -285,7 +285,7 @@ func call(f fn.Function, args ...*expr.Bound) *expr.Bound { return must(expr.New
 // guard every comparison on one column adds: `lo OR g OR (hi OR g)` becomes
 // `lo OR g OR hi`. Disjuncts keep their first-use order.
 func dedupOr(f *expr.Bound) *expr.Bound {
-	if !f.IsCall("or") {
+	if !f.IsCall(fn.IDOr) {
 		return f
 	}
 	var parts []*expr.Bound
@@ -293,7 +293,7 @@ func dedupOr(f *expr.Bound) *expr.Bound {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if n.IsCall("or") {
+		if n.IsCall(fn.IDOr) {
 			stack = append(stack, n.Arg(1), n.Arg(0))
 			continue
 		}
@@ -367,32 +367,35 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 	if n.Kind() != expr.KindCall {
 		return nil
 	}
-	switch id := n.Fn().ID(); id {
-	case "and", "or":
-		l, r := b.build(n.Arg(0), negated), b.build(n.Arg(1), negated)
-		if (id == "and") != negated {
-			return or(l, r)
-		}
-		return and(l, r)
-	case "not":
-		return b.build(n.Arg(0), !negated)
-	case "is_null", "is_not_null":
-		if _, _, cast, ok := column(n.Arg(0)); ok && cast == nil {
-			if (id == "is_null") != negated {
-				return call(fn.Eq, b.stat(n.Arg(0), "null_count"), expr.NewLiteral(scalar.Int64(0)))
-			}
-			return b.allNull(n.Arg(0))
-		}
-	case "eq", "neq", "lt", "lte", "gt", "gte":
+	if fn.PropertiesOf(n.Fn()).Order == fn.OrderCompare {
 		f := n.Fn()
 		if negated {
 			if n.Arg(0).DType().IsFloat() {
 				return nil
 			}
-			f, _ = fn.Negate(f)
+			if f, _ = fn.Negate(f); f == nil {
+				return nil
+			}
 		}
 		return b.guard(b.compare(f, n.Arg(0), n.Arg(1)), n.Arg(0), n.Arg(1))
-	case "between":
+	}
+	switch id := n.Fn().ID(); id {
+	case fn.IDAnd, fn.IDOr:
+		l, r := b.build(n.Arg(0), negated), b.build(n.Arg(1), negated)
+		if (id == fn.IDAnd) != negated {
+			return or(l, r)
+		}
+		return and(l, r)
+	case fn.IDNot:
+		return b.build(n.Arg(0), !negated)
+	case fn.IDIsNull, fn.IDIsNotNull:
+		if _, _, cast, ok := column(n.Arg(0)); ok && cast == nil {
+			if (id == fn.IDIsNull) != negated {
+				return call(fn.Eq, b.stat(n.Arg(0), "null_count"), expr.NewLiteral(scalar.Int64(0)))
+			}
+			return b.allNull(n.Arg(0))
+		}
+	case fn.IDBetween:
 		x, lo, hi := n.Arg(0), n.Arg(1), n.Arg(2)
 		if negated {
 			if x.DType().IsFloat() {
@@ -401,7 +404,7 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 			return b.guard(and(b.compare(fn.Lt, x, lo), b.compare(fn.Gt, x, hi)), x, lo, hi)
 		}
 		return b.guard(or(b.compare(fn.GtEq, x, lo), b.compare(fn.LtEq, x, hi)), x, lo, hi)
-	case "in_list":
+	case fn.IDInList:
 		var f *expr.Bound
 		for i, v := range n.Args()[1:] {
 			if negated {
@@ -419,7 +422,7 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 			}
 		}
 		return b.guard(f, n.Args()...)
-	case "like":
+	case fn.IDLike:
 		if l := n.Fn().(fn.LikeFn); !l.Negated && !negated {
 			return b.likePrefix(n.Arg(0), n.Arg(1))
 		}
@@ -468,21 +471,21 @@ func (b *builder) guard(f *expr.Bound, operands ...*expr.Bound) *expr.Bound {
 // bounds falsifies x op y from x ∈ [xmin, xmax] and y ∈ [ymin, ymax].
 func (b *builder) bounds(op string, t dtype.DType, xmin, xmax, ymin, ymax *expr.Bound) *expr.Bound {
 	switch op {
-	case "eq":
+	case fn.IDEq:
 		return or(call(fn.Gt, xmin, ymax), call(fn.Lt, xmax, ymin))
-	case "neq":
+	case fn.IDNotEq:
 		if t.IsFloat() {
 			return nil
 		}
 		// Every x equals every y only when both are one and the same value.
 		return and(and(call(fn.Eq, xmin, xmax), call(fn.Eq, ymin, ymax)), call(fn.Eq, xmin, ymin))
-	case "lt":
+	case fn.IDLt:
 		return call(fn.GtEq, xmin, ymax)
-	case "lte":
+	case fn.IDLtEq:
 		return call(fn.Gt, xmin, ymax)
-	case "gt":
+	case fn.IDGt:
 		return call(fn.LtEq, xmax, ymin)
-	case "gte":
+	case fn.IDGtEq:
 		return call(fn.Lt, xmax, ymin)
 	}
 	return nil

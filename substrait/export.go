@@ -238,9 +238,9 @@ func (x *exporter) node(b *expr.Bound, path *where) (*pb.Expression, error) {
 		return x.like(b, f, path)
 	}
 	switch id := b.Fn().ID(); id {
-	case "in_list":
+	case fn.IDInList:
 		return x.inList(b, path)
-	case "coalesce", "fill_null":
+	case fn.IDCoalesce, fn.IDFillNull:
 		if len(b.Args()) == 1 {
 			// coalesce(a) is a: Substrait's coalesce wants two arguments.
 			return x.node(b.Arg(0), child(path, 0))
@@ -258,10 +258,10 @@ func (x *exporter) node(b *expr.Bound, path *where) (*pb.Expression, error) {
 		for i, a := range b.Args() {
 			types[i] = a.DType()
 		}
-		if id == "neg" && types[0].IsDecimal() {
+		if id == fn.IDNeg && types[0].IsDecimal() {
 			return x.negateDecimal(b, path)
 		}
-		return x.function(b, path, spec(types))
+		return x.function(b, path, spec(fn.PropertiesOf(b.Fn()).Substrait, types))
 	}
 }
 
@@ -351,7 +351,7 @@ func (x *exporter) negateDecimal(b *expr.Bound, path *where) (*pb.Expression, er
 	}
 	zt, _ := typeOf(zero.DType())
 	at, _ := typeOf(t)
-	tgt := arithmetic("subtract")([]dtype.DType{t})
+	tgt := arithmetic("subtract", []dtype.DType{t})
 	sf, err := sexpr.NewScalarFunc(x.reg, extensions.ID{URN: tgt.urn, Name: tgt.name}, tgt.opts, &sexpr.NullLiteral{Type: zt}, &sexpr.NullLiteral{Type: at})
 	if err != nil {
 		return nil, x.fail(b, path, unsupported("neg of %s has no Substrait form: %v", t, err))

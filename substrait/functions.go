@@ -29,102 +29,109 @@ func option(name, value string) *types.FunctionOption {
 	return &types.FunctionOption{Name: name, Preference: []string{value}}
 }
 
-// exportSpec maps a colexpr call, given its argument dtypes, to its
-// Substrait function. Whether the extension has a signature for those
-// types is for substrait-go to say.
-type exportSpec func(args []dtype.DType) target
+// exportSpec maps a colexpr call, given the Substrait name its function
+// declares (fn.Properties.Substrait) and its argument dtypes, to its
+// Substrait function. Whether the extension has a signature for those types
+// is for substrait-go to say.
+type exportSpec func(name string, args []dtype.DType) target
 
-// exports maps colexpr function ids to their Substrait functions. Calls
-// with a form of their own (literal, get_item, cast, try_cast, case_when,
-// in_list, pack, like, coalesce, fill_null) are handled by the exporter.
+// exports maps colexpr function ids to the extension and options of their
+// Substrait functions. Calls with a form of their own (literal, get_item,
+// cast, try_cast, case_when, in_list, pack, like, coalesce, fill_null) are
+// handled by the exporter.
 var exports = map[string]exportSpec{
-	"add": arithmetic("add"),
-	"sub": arithmetic("subtract"),
-	"mul": arithmetic("multiply"),
-	"div": arithmetic("divide"),
-	"mod": arithmetic("modulus"),
-	"neg": arithmetic("negate"),
-	"abs": arithmetic("abs"),
+	fn.IDAdd: arithmetic,
+	fn.IDSub: arithmetic,
+	fn.IDMul: arithmetic,
+	fn.IDDiv: arithmetic,
+	fn.IDMod: arithmetic,
+	fn.IDNeg: arithmetic,
+	fn.IDAbs: arithmetic,
 
-	"eq":                   plain(urnComparison, "equal"),
-	"neq":                  plain(urnComparison, "not_equal"),
-	"lt":                   plain(urnComparison, "lt"),
-	"lte":                  plain(urnComparison, "lte"),
-	"gt":                   plain(urnComparison, "gt"),
-	"gte":                  plain(urnComparison, "gte"),
-	"is_distinct_from":     plain(urnComparison, "is_distinct_from"),
-	"is_not_distinct_from": plain(urnComparison, "is_not_distinct_from"),
-	"between":              plain(urnComparison, "between"),
-	"is_null":              plain(urnComparison, "is_null"),
-	"is_not_null":          plain(urnComparison, "is_not_null"),
+	fn.IDEq:                plain(urnComparison),
+	fn.IDNotEq:             plain(urnComparison),
+	fn.IDLt:                plain(urnComparison),
+	fn.IDLtEq:              plain(urnComparison),
+	fn.IDGt:                plain(urnComparison),
+	fn.IDGtEq:              plain(urnComparison),
+	fn.IDIsDistinctFrom:    plain(urnComparison),
+	fn.IDIsNotDistinctFrom: plain(urnComparison),
+	fn.IDBetween:           plain(urnComparison),
+	fn.IDIsNull:            plain(urnComparison),
+	fn.IDIsNotNull:         plain(urnComparison),
 
-	"and": plain(urnBoolean, "and"),
-	"or":  plain(urnBoolean, "or"),
-	"not": plain(urnBoolean, "not"),
+	fn.IDAnd: plain(urnBoolean),
+	fn.IDOr:  plain(urnBoolean),
+	fn.IDNot: plain(urnBoolean),
 
-	"lower":         plain(urnString, "lower", option("char_set", "UTF8")),
-	"upper":         plain(urnString, "upper", option("char_set", "UTF8")),
-	"length":        plain(urnString, "char_length"),
-	"byte_length":   plain(urnString, "octet_length"),
-	"starts_with":   plain(urnString, "starts_with", option("case_sensitivity", "CASE_SENSITIVE")),
-	"ends_with":     plain(urnString, "ends_with", option("case_sensitivity", "CASE_SENSITIVE")),
-	"contains":      plain(urnString, "contains", option("case_sensitivity", "CASE_SENSITIVE")),
-	"concat":        plain(urnString, "concat:str", option("null_handling", "IGNORE_NULLS")),
-	"string_concat": plain(urnString, "concat:str", option("null_handling", "RETURN_NULL")),
-	"substring":     plain(urnString, "substring", option("negative_start", "LEFT_OF_BEGINNING")),
+	fn.IDLower:        plain(urnString, option("char_set", "UTF8")),
+	fn.IDUpper:        plain(urnString, option("char_set", "UTF8")),
+	fn.IDLength:       plain(urnString),
+	fn.IDByteLength:   plain(urnString),
+	fn.IDStartsWith:   plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
+	fn.IDEndsWith:     plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
+	fn.IDContains:     plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
+	fn.IDConcat:       overload(urnString, "str", option("null_handling", "IGNORE_NULLS")),
+	fn.IDStringConcat: overload(urnString, "str", option("null_handling", "RETURN_NULL")),
+	fn.IDSubstring:    plain(urnString, option("negative_start", "LEFT_OF_BEGINNING")),
 
-	"list_length":    plain(urnList, "cardinality"),
-	"list_transform": plain(urnList, "transform"),
-	"list_filter":    plain(urnList, "filter"),
-	"list_any":       plain(urnList, "any_match"),
-	"list_all":       plain(urnList, "all_match"),
+	fn.IDListLength:    plain(urnList),
+	fn.IDListTransform: plain(urnList),
+	fn.IDListFilter:    plain(urnList),
+	fn.IDListAny:       plain(urnList),
+	fn.IDListAll:       plain(urnList),
 }
 
 // refusals explain, for colexpr functions with no Substrait form, why.
 var refusals = map[string]string{
-	"list_contains": "Substrait's standard extensions have no list membership test with SQL's null rule",
-	"list_element":  "Substrait's standard extensions have no 1-based list element function (its ListElement reference is 0-based with unspecified out-of-range behaviour)",
-	"select":        "Substrait has no struct projection function; reference the fields and pack them",
-	"merge":         "Substrait has no struct merge function",
+	fn.IDListContains: "Substrait's standard extensions have no list membership test with SQL's null rule",
+	fn.IDListElement:  "Substrait's standard extensions have no 1-based list element function (its ListElement reference is 0-based with unspecified out-of-range behaviour)",
+	fn.IDSelect:       "Substrait has no struct projection function; reference the fields and pack them",
+	fn.IDMerge:        "Substrait has no struct merge function",
 }
 
-func plain(urn, name string, opts ...*types.FunctionOption) exportSpec {
-	return func([]dtype.DType) target { return target{urn, name, opts} }
+// plain is the function of the extension urn with the given options.
+func plain(urn string, opts ...*types.FunctionOption) exportSpec {
+	return func(name string, _ []dtype.DType) target { return target{urn, name, opts} }
+}
+
+// overload is plain with the name qualified by a signature, as in
+// concat:str, for a name the extension declares more than once.
+func overload(urn, signature string, opts ...*types.FunctionOption) exportSpec {
+	return func(name string, _ []dtype.DType) target { return target{urn, name + ":" + signature, opts} }
 }
 
 // arithmetic picks the decimal extension for decimals and the options that
 // say colexpr's semantics: checked integer and decimal arithmetic
 // (overflow ERROR, division by zero ERROR), truncating integer modulus,
 // IEEE 754 floats rounded to nearest even.
-func arithmetic(name string) exportSpec {
-	return func(args []dtype.DType) target {
-		t := args[0]
-		switch {
-		case t.IsDecimal():
-			if name == "negate" || name == "abs" {
-				return target{urnDecimal, name, nil}
-			}
-			return target{urnDecimal, name, []*types.FunctionOption{option("overflow", "ERROR")}}
-		case t.IsFloat():
-			switch name {
-			case "negate", "abs":
-				return target{urnArithmetic, name, nil}
-			case "divide":
-				return target{urnArithmetic, name, []*types.FunctionOption{
-					option("rounding", "TIE_TO_EVEN"), option("on_domain_error", "NAN"), option("on_division_by_zero", "IEEE")}}
-			}
-			return target{urnArithmetic, name, []*types.FunctionOption{option("rounding", "TIE_TO_EVEN")}}
+func arithmetic(name string, args []dtype.DType) target {
+	t := args[0]
+	switch {
+	case t.IsDecimal():
+		if name == "negate" || name == "abs" {
+			return target{urnDecimal, name, nil}
 		}
+		return target{urnDecimal, name, []*types.FunctionOption{option("overflow", "ERROR")}}
+	case t.IsFloat():
 		switch name {
+		case "negate", "abs":
+			return target{urnArithmetic, name, nil}
 		case "divide":
 			return target{urnArithmetic, name, []*types.FunctionOption{
-				option("overflow", "ERROR"), option("on_domain_error", "ERROR"), option("on_division_by_zero", "ERROR")}}
-		case "modulus":
-			return target{urnArithmetic, name, []*types.FunctionOption{
-				option("division_type", "TRUNCATE"), option("overflow", "ERROR"), option("on_domain_error", "ERROR")}}
+				option("rounding", "TIE_TO_EVEN"), option("on_domain_error", "NAN"), option("on_division_by_zero", "IEEE")}}
 		}
-		return target{urnArithmetic, name, []*types.FunctionOption{option("overflow", "ERROR")}}
+		return target{urnArithmetic, name, []*types.FunctionOption{option("rounding", "TIE_TO_EVEN")}}
 	}
+	switch name {
+	case "divide":
+		return target{urnArithmetic, name, []*types.FunctionOption{
+			option("overflow", "ERROR"), option("on_domain_error", "ERROR"), option("on_division_by_zero", "ERROR")}}
+	case "modulus":
+		return target{urnArithmetic, name, []*types.FunctionOption{
+			option("division_type", "TRUNCATE"), option("overflow", "ERROR"), option("on_domain_error", "ERROR")}}
+	}
+	return target{urnArithmetic, name, []*types.FunctionOption{option("overflow", "ERROR")}}
 }
 
 // importSpec reads a Substrait function back into colexpr.
@@ -182,8 +189,8 @@ func init() {
 		imports[extensions.ID{URN: urnDecimal, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: call(f)}
 	}
 	for name, f := range map[string]fn.Function{"equal": fn.Eq, "not_equal": fn.NotEq, "lt": fn.Lt, "lte": fn.LtEq, "gt": fn.Gt, "gte": fn.GtEq,
-		"is_distinct_from": fn.IsDistinctFrom, "is_not_distinct_from": fn.IsNotDistinctFrom, "between": fn.Between,
-		"is_null": fn.IsNull, "is_not_null": fn.IsNotNull, "coalesce": fn.Coalesce} {
+		fn.IDIsDistinctFrom: fn.IsDistinctFrom, fn.IDIsNotDistinctFrom: fn.IsNotDistinctFrom, fn.IDBetween: fn.Between,
+		fn.IDIsNull: fn.IsNull, fn.IDIsNotNull: fn.IsNotNull, fn.IDCoalesce: fn.Coalesce} {
 		imports[extensions.ID{URN: urnComparison, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
 	}
 	imports[extensions.ID{URN: urnBoolean, Name: "and"}] = importSpec{allowed: noOptions, build: variadicLogic(fn.And, true)}
