@@ -90,8 +90,12 @@ func query(t testing.TB, src *Source, where string, selects ...string) (string, 
 	if where != "" {
 		q.Where = &Expr{Text: where}
 	}
-	for _, s := range selects {
-		q.Select = append(q.Select, Expr{Text: s})
+	if len(selects) > 0 {
+		items, err := SplitSelect(strings.Join(selects, ", "))
+		if err != nil {
+			return "", Stats{}, err
+		}
+		q.Select = items
 	}
 	plan, err := Compile(src, q, Options{Threads: 2, BatchSize: 3})
 	if err != nil {

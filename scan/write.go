@@ -1,10 +1,14 @@
 package scan
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -12,11 +16,78 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// ParquetOptions say how WriteParquet writes.
+// Writing. Output files are written to a temporary file beside their
+// target and renamed into place once complete (AtomicFile): an error, or
+// an interrupt, leaves the target as it was.
+
+// AtomicFile is a file written under a temporary name in the directory of
+// its target, which Commit renames to the target and Abort removes.
+type AtomicFile struct {
+	*os.File
+	target string
+	mu     sync.Mutex
+	done   bool
+}
+
+// CreateAtomic creates a temporary file beside path (hidden: its name is
+// .BASE.RANDOM) to be committed to path.
+func CreateAtomic(path string) (*AtomicFile, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot write beside it: %w", path, unwrapPath(err))
+	}
+	return &AtomicFile{File: tmp, target: path}, nil
+}
+
+// Commit closes the file and renames it to its target, with a data file's
+// mode (0644).
+func (f *AtomicFile) Commit() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return errors.New(f.target + ": already committed or aborted")
+	}
+	f.done = true
+	err := f.File.Close()
+	if err == nil {
+		// CreateTemp makes the file private; give it the mode os.Create would.
+		err = os.Chmod(f.File.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.target)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+		return fmt.Errorf("%s: %w", f.target, unwrapPath(err))
+	}
+	return nil
+}
+
+// Abort closes and removes the temporary file; the target is untouched.
+// It does nothing after Commit or a first Abort, so it can be deferred.
+func (f *AtomicFile) Abort() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.File.Name())
+}
+
+// ParquetOptions say how WriteParquet and ParquetWriter write.
 type ParquetOptions struct {
-	// RowGroupRows is the most rows of a row group; each batch of the
-	// reader no longer than it starts a new row group. 0 is 128 Ki rows.
+	// RowGroupRows is the most rows of a row group; 0 is 128 Ki rows.
 	RowGroupRows int64
+	// Buffered gathers batches into row groups of RowGroupRows rows,
+	// whatever their sizes (a query's output batches, which a filter
+	// makes small). Otherwise each batch no longer than RowGroupRows
+	// starts a row group of its own.
+	Buffered bool
 	// Mem allocates the writer's buffers; nil is memory.DefaultAllocator.
 	Mem memory.Allocator
 	// CreatedBy is appended to the writer's name in the file's
@@ -24,29 +95,25 @@ type ParquetOptions struct {
 	CreatedBy string
 }
 
-// WriteParquet writes every batch of rr to a Parquet file at path:
-// Snappy-compressed, with statistics and the Arrow schema stored, and
-// decimals of up to 18 digits as INT32/INT64, as DuckDB and Spark write
-// them (half the bytes of FIXED_LEN_BYTE_ARRAY(16), and cheaper to
-// decode). The file is written to a temporary file beside path, renamed
-// into place once complete: an error leaves path as it was.
-func WriteParquet(path string, rr array.RecordReader, o ParquetOptions) (err error) {
+// ParquetWriter writes record batches to a Parquet file: Snappy-compressed,
+// with statistics and the Arrow schema stored, and decimals of up to 18
+// digits as INT32/INT64, as DuckDB and Spark write them (half the bytes of
+// FIXED_LEN_BYTE_ARRAY(16), and cheaper to decode).
+type ParquetWriter struct {
+	w        *pqarrow.FileWriter
+	buffered bool
+	closed   bool
+}
+
+// NewParquetWriter starts a Parquet file of schema sc on w, which Close
+// does not close.
+func NewParquetWriter(w io.Writer, sc *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
 	if o.RowGroupRows <= 0 {
 		o.RowGroupRows = 128 << 10
 	}
 	if o.Mem == nil {
 		o.Mem = memory.DefaultAllocator
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	createdBy := parquet.DefaultCreatedBy
 	if o.CreatedBy != "" {
 		// arrow-go names itself, with the build: readers know what it writes.
@@ -59,7 +126,44 @@ func WriteParquet(path string, rr array.RecordReader, o ParquetOptions) (err err
 		parquet.WithStoreDecimalAsInteger(true),
 		parquet.WithCreatedBy(createdBy),
 	)
-	w, err := pqarrow.NewFileWriter(rr.Schema(), tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	// Only an io.Writer: arrow-go would close an io.Closer, which is the
+	// caller's to close (or to commit, or to abort).
+	fw, err := pqarrow.NewFileWriter(sc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return nil, err
+	}
+	return &ParquetWriter{w: fw, buffered: o.Buffered}, nil
+}
+
+// Write writes a batch.
+func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
+	if w.buffered {
+		return w.w.WriteBuffered(rec)
+	}
+	return w.w.Write(rec)
+}
+
+// Close writes the footer and releases the writer's buffers. After an
+// error, call it all the same (and discard the file).
+func (w *ParquetWriter) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	return w.w.Close()
+}
+
+// WriteParquet writes every batch of rr to a Parquet file at path with a
+// ParquetWriter. The file is written to a temporary file beside path,
+// renamed into place once complete (AtomicFile): an error leaves path as
+// it was.
+func WriteParquet(path string, rr array.RecordReader, o ParquetOptions) (err error) {
+	f, err := CreateAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	w, err := NewParquetWriter(f, rr.Schema(), o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -76,12 +180,5 @@ func WriteParquet(path string, rr array.RecordReader, o ParquetOptions) (err err
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	// CreateTemp makes the file private; give it a data file's mode.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return f.Commit()
 }
