@@ -264,42 +264,56 @@ func cmpNumbers[T Number](op CmpOp, words []uint64, a, b Fixed[T]) {
 		a, b, op = b, a, op.Flip()
 	}
 	if b.IsScalar {
+		// The SIMD kernels (simd.go) do the whole 64-row blocks they can;
+		// the portable loops do the rest.
 		s := b.Scalar
-		switch op {
-		case CmpEq:
-			eqVS(words, a.Vals, s)
-		case CmpNe:
-			eqVS(words, a.Vals, s)
-			invertWords(words)
-		case CmpLt:
-			ltVS(words, a.Vals, s)
-		case CmpLe:
-			leVS(words, a.Vals, s)
-		case CmpGt:
-			gtVS(words, a.Vals, s)
-		case CmpGe:
-			geVS(words, a.Vals, s)
-		case cmpSame:
-			sameVS(words, a.Vals, s)
-		}
+		done := cmpFastVS(op, words, a.Vals, s)
+		cmpVS(op, words[done/64:], a.Vals[done:], s)
 		return
 	}
+	done := cmpFastVV(op, words, a.Vals, b.Vals)
+	cmpVV(op, words[done/64:], a.Vals[done:], b.Vals[done:])
+}
+
+// cmpVS is the portable loop of a op s.
+func cmpVS[T Number](op CmpOp, words []uint64, a []T, s T) {
 	switch op {
 	case CmpEq:
-		eqVV(words, a.Vals, b.Vals)
+		eqVS(words, a, s)
 	case CmpNe:
-		eqVV(words, a.Vals, b.Vals)
+		eqVS(words, a, s)
 		invertWords(words)
 	case CmpLt:
-		ltVV(words, a.Vals, b.Vals)
+		ltVS(words, a, s)
 	case CmpLe:
-		leVV(words, a.Vals, b.Vals)
+		leVS(words, a, s)
 	case CmpGt:
-		ltVV(words, b.Vals, a.Vals)
+		gtVS(words, a, s)
 	case CmpGe:
-		leVV(words, b.Vals, a.Vals)
+		geVS(words, a, s)
 	case cmpSame:
-		sameVV(words, a.Vals, b.Vals)
+		sameVS(words, a, s)
+	}
+}
+
+// cmpVV is the portable loop of a op b.
+func cmpVV[T Number](op CmpOp, words []uint64, a, b []T) {
+	switch op {
+	case CmpEq:
+		eqVV(words, a, b)
+	case CmpNe:
+		eqVV(words, a, b)
+		invertWords(words)
+	case CmpLt:
+		ltVV(words, a, b)
+	case CmpLe:
+		leVV(words, a, b)
+	case CmpGt:
+		ltVV(words, b, a)
+	case CmpGe:
+		leVV(words, b, a)
+	case cmpSame:
+		sameVV(words, a, b)
 	}
 }
 

@@ -1,0 +1,54 @@
+package kernels
+
+//go:generate go run ./internal/asmgen -out simd_amd64.s -stubs simd_stubs_amd64.go -pkg kernels -tables simd_tables_amd64.go
+
+import "os"
+
+// simdDisabled reports whether COLEXPR_NOSIMD asked, at start-up, for the
+// portable loops on every machine (any value but "" and "0").
+var simdDisabled = func() bool {
+	v := os.Getenv("COLEXPR_NOSIMD")
+	return v != "" && v != "0"
+}()
+
+// SIMDLevel names the instruction set the kernels dispatched to at
+// start-up: "avx512", "avx2", or "" for the portable Go loops.
+func SIMDLevel() string {
+	if active == nil {
+		return ""
+	}
+	return active.name
+}
+
+// cmpFastVS computes the words of the whole 64-row blocks of a op s with
+// the active SIMD kernels and returns how many rows it did (0 when there
+// are none, or no kernel for T and op); the caller's portable loop does
+// the rest. cmpSame is = on integers and on a scalar that is not NaN.
+func cmpFastVS[T Number](op CmpOp, dst []uint64, a []T, s T) int {
+	if active == nil || len(a) < 64 {
+		return 0
+	}
+	if op == cmpSame {
+		if s != s {
+			return 0
+		}
+		op = CmpEq
+	}
+	return simdCmpVS(active, op, dst, a, s)
+}
+
+// cmpFastVV is cmpFastVS for a op b over two columns. cmpSame is = on
+// integers, and left to the portable loop on floats.
+func cmpFastVV[T Number](op CmpOp, dst []uint64, a, b []T) int {
+	if active == nil || len(a) < 64 {
+		return 0
+	}
+	if op == cmpSame {
+		var half T = 1
+		if half/2 != 0 { // a float
+			return 0
+		}
+		op = CmpEq
+	}
+	return simdCmpVV(active, op, dst, a, b[:len(a)])
+}

@@ -1,0 +1,50 @@
+package kernels
+
+// Benchmarks of the SIMD kernels against the portable loops, the loop
+// alone (buffers allocated once), one sub-benchmark per instruction set:
+//
+//	go test -run '^$' -bench SIMD -count 10 ./internal/kernels | benchstat -col /set -
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// simdBenchSets is the portable loops (nil) and every set this machine
+// runs, by name.
+func simdBenchSets() map[string]*simdSet {
+	m := map[string]*simdSet{"portable": nil}
+	for _, s := range simdSets {
+		m[s.name] = s
+	}
+	return m
+}
+
+func BenchmarkSIMDCompareI64(b *testing.B) {
+	const n = 1 << 20
+	rng := rand.New(rand.NewPCG(1, 1))
+	a := make([]int64, n)
+	c := make([]int64, n)
+	for i := range a {
+		a[i], c[i] = rng.Int64N(1<<20), rng.Int64N(1<<20)
+	}
+	words := make([]uint64, NumWords(n))
+	for name, set := range simdBenchSets() {
+		b.Run("form=scalar/set="+name, func(b *testing.B) {
+			b.SetBytes(8 * n)
+			withActive(set, func() {
+				for b.Loop() {
+					cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Scalar: 12345, IsScalar: true})
+				}
+			})
+		})
+		b.Run("form=columns/set="+name, func(b *testing.B) {
+			b.SetBytes(16 * n)
+			withActive(set, func() {
+				for b.Loop() {
+					cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Vals: c})
+				}
+			})
+		})
+	}
+}

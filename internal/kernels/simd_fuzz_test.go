@@ -1,0 +1,98 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// FuzzSIMDCompare checks the SIMD comparison kernels against the portable
+// loops on values read from the fuzzer's bytes: typ picks the element type
+// (of the ten), the first value is the scalar, the rest the column (and,
+// interleaved, the second column), skip drops that many rows from the
+// front so that every alignment is met.
+//
+//	go test -run '^$' -fuzz FuzzSIMDCompare ./internal/kernels
+func FuzzSIMDCompare(f *testing.F) {
+	f.Add([]byte{}, uint8(0), uint8(0))
+	f.Add(make([]byte, 8*130), uint8(3), uint8(1))
+	seed := make([]byte, 8*200)
+	for i := range 200 {
+		binary.LittleEndian.PutUint64(seed[8*i:], uint64(i)*0x9e3779b97f4a7c15)
+	}
+	for typ := range uint8(10) {
+		f.Add(seed, typ, typ*7%64)
+	}
+	nan := make([]byte, 8*70)
+	for i := range 70 {
+		binary.LittleEndian.PutUint64(nan[8*i:], math.Float64bits([]float64{math.NaN(), 1, math.Inf(-1), 0}[i%4]))
+	}
+	f.Add(nan, uint8(9), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, typ, skip uint8) {
+		switch typ % 10 {
+		case 0:
+			fuzzCmp(t, decodeFuzz[int8](data), int(skip))
+		case 1:
+			fuzzCmp(t, decodeFuzz[int16](data), int(skip))
+		case 2:
+			fuzzCmp(t, decodeFuzz[int32](data), int(skip))
+		case 3:
+			fuzzCmp(t, decodeFuzz[int64](data), int(skip))
+		case 4:
+			fuzzCmp(t, decodeFuzz[uint8](data), int(skip))
+		case 5:
+			fuzzCmp(t, decodeFuzz[uint16](data), int(skip))
+		case 6:
+			fuzzCmp(t, decodeFuzz[uint32](data), int(skip))
+		case 7:
+			fuzzCmp(t, decodeFuzz[uint64](data), int(skip))
+		case 8:
+			fuzzCmp(t, decodeFuzz[float32](data), int(skip))
+		default:
+			fuzzCmp(t, decodeFuzz[float64](data), int(skip))
+		}
+	})
+}
+
+// decodeFuzz reads data as little-endian values of T (a float from its
+// bits).
+func decodeFuzz[T Number](data []byte) []T {
+	size := bitWidth[T]() / 8
+	out := make([]T, len(data)/size)
+	for i := range out {
+		var u uint64
+		for j := size - 1; j >= 0; j-- {
+			u = u<<8 | uint64(data[i*size+j])
+		}
+		var x T
+		switch p := any(&x).(type) {
+		case *float32:
+			*p = math.Float32frombits(uint32(u))
+		case *float64:
+			*p = math.Float64frombits(u)
+		default:
+			x = T(u) // integers: truncation is the little-endian value
+		}
+		out[i] = x
+	}
+	return out
+}
+
+func fuzzCmp[T Number](t *testing.T, vals []T, skip int) {
+	if len(vals) == 0 {
+		return
+	}
+	s, rest := vals[0], vals[1:]
+	skip = min(skip, len(rest))
+	rest = rest[skip:]
+	n := len(rest) / 2
+	a, b := rest[:n], rest[n:2*n]
+	sc := Fixed[T]{Scalar: s, IsScalar: true}
+	for _, op := range loopOps {
+		for _, args := range [][2]Fixed[T]{{{Vals: a}, sc}, {sc, {Vals: a}}, {{Vals: a}, {Vals: b}}} {
+			if err := simdCmpSame(op, n, args[0], args[1]); err != nil {
+				t.Fatalf("op %d: %v", op, err)
+			}
+		}
+	}
+}

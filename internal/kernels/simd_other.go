@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package kernels
+
+// simdSet is empty where there are no SIMD kernels: every loop is the
+// portable one.
+type simdSet struct{ name string }
+
+// active is always nil here; simdSets is empty.
+var (
+	active   *simdSet
+	simdSets []*simdSet
+)
+
+func simdCmpVS[T Number](*simdSet, CmpOp, []uint64, []T, T) int   { return 0 }
+func simdCmpVV[T Number](*simdSet, CmpOp, []uint64, []T, []T) int { return 0 }
