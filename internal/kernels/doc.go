@@ -84,7 +84,8 @@
 // result; error paths release what they made. Temporary buffers (a copy of
 // f16 values widened to float32, a comparison's second bitmap) come from the
 // allocator too and are released before return. The bitmap of failed rows
-// of a cast is plain Go memory, allocated only when a row fails.//
+// of a cast is plain Go memory, allocated only when a row fails.
+//
 // # SIMD
 //
 // On amd64 the hottest loops have SIMD kernels (simd_amd64.s): the
