@@ -61,7 +61,10 @@ type Program struct {
 	scope  expr.Scope
 	schema *arrow.Schema
 	bound  *expr.Bound
-	stages Stages
+	// prepared is bound checked for evaluation once, at compile time: no
+	// batch repeats the walk.
+	prepared *eval.Prepared
+	stages   Stages
 }
 
 // Stages are the forms an expression took through compilation, as explain
@@ -145,14 +148,18 @@ func (s *Schema) CompileBound(b *expr.Bound, o *Options) (*Program, error) {
 
 func (s *Schema) optimize(st Stages, o *Options) (*Program, error) {
 	var err error
-	if st.Optimized, st.Trace, err = o.optimizer().Explain(st.Bound); err != nil {
+	if st.Optimized, st.Trace, err = o.optimizer().ExplainIn(st.Bound, s.Scope()); err != nil {
 		return nil, fmt.Errorf("optimizing: %w", err)
 	}
 	src := st.Bound.String()
 	if st.Parsed != nil {
 		src = st.Parsed.String()
 	}
-	return &Program{src: src, scope: s.Scope(), schema: s.Arrow, bound: st.Optimized, stages: st}, nil
+	prepared, err := eval.Prepare(st.Optimized)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{src: src, scope: s.Scope(), schema: s.Arrow, bound: st.Optimized, prepared: prepared, stages: st}, nil
 }
 
 // Stages are the forms the program took through compilation.
@@ -176,13 +183,13 @@ func (p *Program) Eval(mem memory.Allocator, rec arrow.RecordBatch) (arrow.Array
 	if err := p.checkSchema(rec.Schema()); err != nil {
 		return nil, err
 	}
-	return eval.EvalRecord(mem, p.bound, rec)
+	return p.prepared.EvalRecord(mem, rec)
 }
 
 // EvalArray evaluates the program with $ bound to arr (which must have the
 // root type).
 func (p *Program) EvalArray(mem memory.Allocator, arr arrow.Array) (arrow.Array, error) {
-	return eval.Eval(mem, p.bound, arr)
+	return p.prepared.Eval(mem, arr)
 }
 
 // Filter keeps the rows of rec where the program, a predicate, is true (null
@@ -194,11 +201,14 @@ func (p *Program) Filter(mem memory.Allocator, rec arrow.RecordBatch) (arrow.Rec
 	if err := p.checkSchema(rec.Schema()); err != nil {
 		return nil, err
 	}
-	return eval.Filter(mem, p.bound, rec)
+	return p.prepared.Filter(mem, rec)
 }
 
+// checkSchema checks that a batch's schema is the one p was compiled for,
+// or one of the same types. A batch usually carries the very schema
+// pointer its reader made, which costs one comparison.
 func (p *Program) checkSchema(s *arrow.Schema) error {
-	if p.schema == nil || p.schema.Equal(s) {
+	if p.schema == nil || p.schema == s || p.schema.Equal(s) {
 		return nil
 	}
 	got, err := dtype.FromArrowSchema(s)

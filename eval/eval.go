@@ -21,32 +21,20 @@ import (
 // record batch, or any array) and returns an array of input.Len() rows,
 // owned by the caller. A scalar result is broadcast to input.Len() rows.
 func Eval(mem memory.Allocator, b *expr.Bound, input arrow.Array) (arrow.Array, error) {
-	if input == nil {
-		return nil, errors.New("eval: nil input array")
-	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	t, err := inputType(b, input)
+	p, err := Prepare(b)
 	if err != nil {
 		return nil, err
 	}
-	d, err := EvalDatum(mem, b, datum.FromArray(input, t), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Release()
-	return materialize(mem, d, b.DType())
+	return p.Eval(mem, input)
 }
 
 // EvalRecord evaluates b with $ bound to the struct of rec's columns.
 func EvalRecord(mem memory.Allocator, b *expr.Bound, rec arrow.RecordBatch) (arrow.Array, error) {
-	if rec == nil {
-		return nil, errors.New("eval: nil record batch")
+	p, err := Prepare(b)
+	if err != nil {
+		return nil, err
 	}
-	st := recordStruct(rec)
-	defer st.Release()
-	return Eval(mem, b, st)
+	return p.EvalRecord(mem, rec)
 }
 
 // EvalDatum is the general form: $ may be a datum (scalar or array), and
@@ -55,16 +43,19 @@ func EvalRecord(mem memory.Allocator, b *expr.Bound, rec arrow.RecordBatch) (arr
 // caller releases it. Array values in vars must have input.Len() rows;
 // variables the tree does not use are ignored.
 func EvalDatum(mem memory.Allocator, b *expr.Bound, input datum.Datum, vars map[string]datum.Datum) (datum.Datum, error) {
-	if b == nil {
-		return datum.Datum{}, errors.New("eval: nil expression")
-	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	a, err := analyze(b)
+	p, err := Prepare(b)
 	if err != nil {
 		return datum.Datum{}, err
 	}
+	return p.EvalDatum(mem, input, vars)
+}
+
+// EvalDatum is the package's EvalDatum of the prepared tree.
+func (p *Prepared) EvalDatum(mem memory.Allocator, input datum.Datum, vars map[string]datum.Datum) (datum.Datum, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	a, b := p.a, p.b
 	n := input.Len()
 	if a.usesRoot {
 		if err := checkDatum("the input ($)", input, a.root); err != nil {
@@ -152,22 +143,6 @@ func recordStruct(rec arrow.RecordBatch) arrow.Array {
 	d := array.NewData(arrow.StructOf(rec.Schema().Fields()...), int(rec.NumRows()), []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d)
-}
-
-// inputType is the dtype of the input array: the bound type of $ when the
-// tree reads $ (checked against the array's Arrow type), otherwise the
-// dtype of its Arrow type.
-func inputType(b *expr.Bound, input arrow.Array) (dtype.DType, error) {
-	if b != nil {
-		if t, ok := rootType(b); ok {
-			return t, nil
-		}
-	}
-	t, err := dtype.FromArrow(input.DataType(), true)
-	if err != nil {
-		return dtype.Null(), nil // the tree does not read $: only the length matters
-	}
-	return t, nil
 }
 
 // checkDatum checks that d can stand for a value of type want.
@@ -524,20 +499,6 @@ func analyze(b *expr.Bound) (analysis, error) {
 		}
 	}
 	return a, nil
-}
-
-// rootType is the type of $ in b, if b reads $.
-func rootType(b *expr.Bound) (dtype.DType, bool) {
-	stack := []*expr.Bound{b}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Kind() == expr.KindRoot {
-			return n.DType(), true
-		}
-		stack = append(stack, n.Args()...)
-	}
-	return dtype.DType{}, false
 }
 
 func contains(list []string, s string) bool {

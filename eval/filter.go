@@ -31,19 +31,18 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 	if pred == nil || rec == nil {
 		return nil, errors.New("eval: Filter needs a predicate and a record batch")
 	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	if !pred.DType().IsBool() {
-		return nil, fmt.Errorf("eval: Filter predicate has type %s, want bool", pred.DType())
-	}
-	st := recordStruct(rec)
-	defer st.Release()
-	t, err := inputType(pred, st)
+	p, err := Prepare(pred)
 	if err != nil {
 		return nil, err
 	}
-	keep, err := filterRows(mem, pred, datum.FromArray(st, t))
+	return p.Filter(mem, rec)
+}
+
+// filter is Filter of a prepared bool predicate.
+func filter(mem memory.Allocator, p *Prepared, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	st := recordStruct(rec)
+	defer st.Release()
+	keep, err := filterRows(mem, p, datum.FromArray(st, p.inputType(st)))
 	if err != nil {
 		return nil, err
 	}
@@ -68,14 +67,11 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.n)), nil
 }
 
-// filterRows is the rows of input where pred is true: all of them (list
-// nil) or the listed ones. It checks the tree and the input as EvalDatum
-// does (Filter has no variables).
-func filterRows(mem memory.Allocator, pred *expr.Bound, input datum.Datum) (rows, error) {
-	a, err := analyze(pred)
-	if err != nil {
-		return rows{}, err
-	}
+// filterRows is the rows of input where the prepared predicate is true:
+// all of them (list nil) or the listed ones. It checks the input as
+// EvalDatum does (Filter has no variables).
+func filterRows(mem memory.Allocator, p *Prepared, input datum.Datum) (rows, error) {
+	a := p.a
 	if a.usesRoot {
 		if err := checkDatum("the input ($)", input, a.root); err != nil {
 			return rows{}, err
@@ -96,8 +92,8 @@ func filterRows(mem memory.Allocator, pred *expr.Bound, input datum.Datum) (rows
 	ev := newEvaluator(mem)
 	var s survivors
 	s.n, s.count = n, n
-	for i, c := range conjuncts(pred) {
-		fallible := canFail(c)
+	for i, c := range p.conjuncts {
+		fallible := p.fallible[i]
 		if i > 0 && s.count == 0 && !fallible {
 			continue // no row left, and evaluating c over none raises nothing
 		}

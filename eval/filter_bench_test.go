@@ -24,8 +24,8 @@ func foldForBench(b *expr.Bound) (*expr.Bound, error) {
 	if b.Kind() != expr.KindCall {
 		return b, nil
 	}
-	if _, ok := rootType(b); !ok {
-		if a, err := analyze(b); err == nil && len(a.free) == 0 {
+	if a, err := analyze(b); err == nil && !a.usesRoot {
+		if len(a.free) == 0 {
 			s, err := EvalConstant(memory.NewGoAllocator(), b)
 			if err != nil {
 				return nil, err
@@ -49,8 +49,8 @@ func foldForBench(b *expr.Bound) (*expr.Bound, error) {
 func filterWhole(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	st := recordStruct(rec)
 	defer st.Release()
-	t, _ := rootType(pred)
-	d, err := EvalDatum(mem, pred, datum.FromArray(st, t), nil)
+	a, _ := analyze(pred)
+	d, err := EvalDatum(mem, pred, datum.FromArray(st, a.root), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -327,27 +327,40 @@ func (o *Optimizer) rulesFor(n *expr.Bound) []entry {
 // whose function no longer types its rebuilt arguments); rules never cause
 // one.
 func (o *Optimizer) Optimize(b *expr.Bound) (*expr.Bound, error) {
-	return o.optimize(b, nil)
+	return o.optimize(b, expr.Scope{}, nil)
+}
+
+// OptimizeIn is Optimize of b bound in scope (as expr.Bind and coerce take
+// it): a rule's Context.Lookup then resolves the scope's variables too,
+// such as the partition variables of package partition, beside lambda
+// parameters. Optimize is OptimizeIn with the empty scope.
+func (o *Optimizer) OptimizeIn(b *expr.Bound, scope expr.Scope) (*expr.Bound, error) {
+	return o.optimize(b, scope, nil)
 }
 
 // Explain is Optimize that also returns the trace of the run: every rule
 // that applied with the node before and after, and every rejection and
 // exhausted budget.
 func (o *Optimizer) Explain(b *expr.Bound) (*expr.Bound, *Trace, error) {
+	return o.ExplainIn(b, expr.Scope{})
+}
+
+// ExplainIn is Explain of b bound in scope (see OptimizeIn).
+func (o *Optimizer) ExplainIn(b *expr.Bound, scope expr.Scope) (*expr.Bound, *Trace, error) {
 	tr := &Trace{}
-	out, err := o.optimize(b, tr)
+	out, err := o.optimize(b, scope, tr)
 	return out, tr, err
 }
 
 // ErrNilNode is returned for a nil tree or a tree with a nil node.
 var ErrNilNode = errors.New("optimize: nil node")
 
-func (o *Optimizer) optimize(b *expr.Bound, tr *Trace) (*expr.Bound, error) {
+func (o *Optimizer) optimize(b *expr.Bound, scope expr.Scope, tr *Trace) (*expr.Bound, error) {
 	if b == nil {
 		return nil, ErrNilNode
 	}
 	r := runPool.Get().(*run)
-	r.o, r.trace = o, tr
+	r.o, r.trace, r.scope = o, tr, scope
 	r.ctx.r = r
 	out, err := r.run(b)
 	r.reset()

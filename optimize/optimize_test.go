@@ -626,3 +626,41 @@ func TestMergeConstantsChain(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupSeesTheScope: a rule's Context.Lookup resolves the variables of
+// the scope given to OptimizeIn (partition variables, say) as well as the
+// parameters of the lambdas around the node; Optimize gives it none.
+func TestLookupSeesTheScope(t *testing.T) {
+	i64 := dtype.Primitive(dtype.I64, false)
+	scope := expr.ScopeOf(dtype.Struct(nil, false)).Push([]string{"p"}, []dtype.DType{i64})
+	b, err := expr.Bind(expr.Add(expr.V("p"), expr.Lit(int64(1))), scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	probe := &optimize.Rule{
+		Name: "test/lookup",
+		Fns:  []fn.Function{fn.Add},
+		Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+			if typ, ok := c.Lookup("p"); ok {
+				seen = append(seen, typ.String())
+			} else {
+				seen = append(seen, "unknown")
+			}
+			return nil
+		},
+	}
+	o := optimize.NewEmpty()
+	if err := o.Register(probe); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.OptimizeIn(b, scope); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Optimize(b); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"i64", "unknown"}; !slices.Equal(seen, want) {
+		t.Errorf("Lookup saw %v, want %v", seen, want)
+	}
+}

@@ -76,12 +76,12 @@ func (c *Context) Parent() fn.Function {
 	return p.Fn()
 }
 
-// Lookup is the dtype of a lambda parameter visible at the node: inside a
-// lambda body the optimizer knows its parameters' types from the bound
-// lambda node.
+// Lookup is the dtype of a variable visible at the node: a parameter of a
+// lambda around it (the optimizer knows their types from the bound lambda
+// nodes), else a variable of the scope given to OptimizeIn or ExplainIn.
 func (c *Context) Lookup(name string) (dtype.DType, bool) {
 	if len(c.r.scopes) == 0 {
-		return dtype.DType{}, false
+		return c.r.scope.Lookup(name)
 	}
 	return c.r.scopes[len(c.r.scopes)-1].Lookup(name)
 }

@@ -43,6 +43,9 @@ type run struct {
 	// replaced node; frames refer to a range of it.
 	known  []*expr.Bound
 	ranges []frameRange
+	// scope is the scope the tree was bound in; scopes add the frames of
+	// the lambdas around the node being visited.
+	scope  expr.Scope
 	scopes []expr.Scope
 	// High-water marks of frames and results, for reset.
 	framesHW, resultsHW int
@@ -96,6 +99,7 @@ func (r *run) reset() {
 	for i := range r.scopes {
 		r.scopes[i] = expr.Scope{}
 	}
+	r.scope = expr.Scope{}
 	r.frames, r.results, r.known, r.scopes, r.ranges = r.frames[:0], r.results[:0], r.known[:0], r.scopes[:0], r.ranges[:0]
 	r.framesHW, r.resultsHW = 0, 0
 	r.rewrites, r.visits, r.maxRewrites, r.maxVisits, r.spent = 0, 0, 0, 0, false
@@ -271,7 +275,7 @@ func (r *run) isKnown(c *expr.Bound, rg *frameRange) bool {
 }
 
 func (r *run) pushScope(l *expr.Bound) {
-	var s expr.Scope
+	s := r.scope
 	if len(r.scopes) > 0 {
 		s = r.scopes[len(r.scopes)-1]
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/eval"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/partition"
@@ -85,10 +86,11 @@ type Plan struct {
 	// below are bound against.
 	fields []int
 	read   dtype.DType
-	// where and selects are the optimized trees over read. where is nil
+	// where and selects are the optimized trees over read, prepared for
+	// evaluation once. where is nil
 	// when every row passes; none is set when no row can.
-	where   *expr.Bound
-	selects []*expr.Bound
+	where   *eval.Prepared
+	selects []*eval.Prepared
 	none    bool
 	out     *arrow.Schema
 
@@ -197,7 +199,9 @@ func compile(src *Source, q Query, o Options) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: moving the filter onto the columns read: %w", p.whereWhat, err)
 			}
-			p.where = rebased
+			if p.where, err = eval.Prepare(rebased); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.whereWhat, err)
+			}
 		}
 	}
 	if q.Select == nil {
@@ -209,7 +213,11 @@ func compile(src *Source, q Query, o Options) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: moving the expression onto the columns read: %w", p.selectWhat[i], err)
 			}
-			p.selects = append(p.selects, rebased)
+			prepared, err := eval.Prepare(rebased)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.selectWhat[i], err)
+			}
+			p.selects = append(p.selects, prepared)
 			out[i] = dtype.ToArrowField(names[i], rebased.DType())
 		}
 		p.out = arrow.NewSchema(out, nil)

@@ -16,7 +16,7 @@ import (
 func (p *Plan) process(mem memory.Allocator, b batch) (arrow.RecordBatch, error) {
 	rec := b.rec
 	if p.where != nil {
-		filtered, err := eval.Filter(mem, p.where, rec)
+		filtered, err := p.where.Filter(mem, rec)
 		if err != nil {
 			return nil, p.rowError(err, b, p.whereWhat, nil)
 		}
@@ -35,7 +35,7 @@ func (p *Plan) process(mem memory.Allocator, b batch) (arrow.RecordBatch, error)
 		}
 	}()
 	for i, s := range p.selects {
-		col, err := eval.EvalRecord(mem, s, rec)
+		col, err := s.EvalRecord(mem, rec)
 		if err != nil {
 			return nil, p.rowError(err, b, p.selectWhat[i], func(row int) int { return p.unfilter(mem, b.rec, row) })
 		}
@@ -53,7 +53,7 @@ func (p *Plan) unfilter(mem memory.Allocator, rec arrow.RecordBatch, row int) in
 	if p.where == nil {
 		return row
 	}
-	mask, err := eval.EvalRecord(mem, p.where, rec)
+	mask, err := p.where.EvalRecord(mem, rec)
 	if err != nil {
 		return -1
 	}

@@ -1,0 +1,107 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+)
+
+// Prepared is a bound tree checked once for evaluation: every call has a
+// kernel or is a form this package evaluates, the types of $ and of the
+// free variables are known, and a predicate's conjuncts and which of them
+// can fail are found. Evaluating batch after batch with it repeats none of
+// that; the package functions Eval, EvalRecord, EvalDatum and Filter
+// prepare the tree on every call.
+//
+// A Prepared is immutable: several goroutines may evaluate with it at once.
+type Prepared struct {
+	b *expr.Bound
+	a analysis
+	// conjuncts are b split at its top-level ANDs, in evaluation order,
+	// and fallible says which of them can raise an error (Filter).
+	conjuncts []*expr.Bound
+	fallible  []bool
+}
+
+// Prepare checks b for evaluation.
+func Prepare(b *expr.Bound) (*Prepared, error) {
+	if b == nil {
+		return nil, errors.New("eval: nil expression")
+	}
+	a, err := analyze(b)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{b: b, a: a}
+	if b.DType().IsBool() {
+		p.conjuncts = conjuncts(b)
+		p.fallible = make([]bool, len(p.conjuncts))
+		for i, c := range p.conjuncts {
+			p.fallible[i] = canFail(c)
+		}
+	}
+	return p, nil
+}
+
+// Bound is the prepared tree.
+func (p *Prepared) Bound() *expr.Bound { return p.b }
+
+// Eval is the package's Eval of the prepared tree.
+func (p *Prepared) Eval(mem memory.Allocator, input arrow.Array) (arrow.Array, error) {
+	if input == nil {
+		return nil, errors.New("eval: nil input array")
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	d, err := p.EvalDatum(mem, datum.FromArray(input, p.inputType(input)), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return materialize(mem, d, p.b.DType())
+}
+
+// EvalRecord is the package's EvalRecord of the prepared tree.
+func (p *Prepared) EvalRecord(mem memory.Allocator, rec arrow.RecordBatch) (arrow.Array, error) {
+	if rec == nil {
+		return nil, errors.New("eval: nil record batch")
+	}
+	st := recordStruct(rec)
+	defer st.Release()
+	return p.Eval(mem, st)
+}
+
+// Filter is the package's Filter with the prepared tree as the predicate.
+func (p *Prepared) Filter(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if rec == nil {
+		return nil, errors.New("eval: Filter needs a predicate and a record batch")
+	}
+	if !p.b.DType().IsBool() {
+		return nil, fmt.Errorf("eval: Filter predicate has type %s, want bool", p.b.DType())
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	return filter(mem, p, rec)
+}
+
+// inputType is the dtype of the input array: the bound type of $ when the
+// tree reads $ (checked against the array's Arrow type when evaluation
+// starts), otherwise the dtype of its Arrow type.
+func (p *Prepared) inputType(input arrow.Array) dtype.DType {
+	if p.a.usesRoot {
+		return p.a.root
+	}
+	t, err := dtype.FromArrow(input.DataType(), true)
+	if err != nil {
+		return dtype.Null() // the tree does not read $: only the length matters
+	}
+	return t
+}
