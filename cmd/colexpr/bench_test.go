@@ -29,7 +29,7 @@ func BenchmarkQueryParquet(b *testing.B) {
 					limit:     -1,
 					threads:   2,
 					batchSize: scan.DefaultBatchSize,
-					file:      path,
+					files:     []string{path},
 				})
 				if err != nil {
 					b.Fatal(err)
@@ -47,7 +47,7 @@ func BenchmarkQueryParquet(b *testing.B) {
 				limit:     -1,
 				threads:   2,
 				batchSize: scan.DefaultBatchSize,
-				file:      path,
+				files:     []string{path},
 			})
 			if err != nil {
 				b.Fatal(err)
@@ -81,7 +81,7 @@ func BenchmarkQueryPruned(b *testing.B) {
 					limit:     -1,
 					threads:   2,
 					batchSize: scan.DefaultBatchSize,
-					file:      path,
+					files:     []string{path},
 					noPrune:   noPrune,
 				})
 				if err != nil {

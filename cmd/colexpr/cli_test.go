@@ -112,6 +112,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "bom.csv"), []byte("\ufeffa, b \n1,x\n"), 0o644)
 		writeUnsignedFile(t, filepath.Join(d, "unsigned.arrow"))
 		writeSubstraitFixtures(t, d)
+		writeDatasetFixtures(t, d)
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")
@@ -127,6 +128,9 @@ type cliCase struct {
 	exit int
 	// stdinless cases only; arrow output is decoded into JSON for the golden
 	arrowOut bool
+	// stdin is a file ($DIR replaced) fed to the standard input; none when
+	// empty.
+	stdin string
 }
 
 var cliCases = []cliCase{
@@ -250,7 +254,8 @@ var cliCases = []cliCase{
 	{name: "err_type", args: []string{"query", "--where", "name + 1 > 2", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_where_not_bool", args: []string{"query", "--where", "id + 1", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_missing_file", args: []string{"query", "$DIR/missing.parquet"}, exit: 1},
-	{name: "err_unknown_extension", args: []string{"query", "$DIR/notes.txt"}, exit: 1},
+	// A name without a known extension is read as its bytes say: CSV.
+	{name: "sniff_txt", args: []string{"query", "$DIR/notes.txt"}},
 	{name: "err_corrupt_parquet", args: []string{"query", "$DIR/garbage.parquet"}, exit: 1},
 	{name: "err_truncated_parquet", args: []string{"schema", "$DIR/truncated.parquet"}, exit: 1},
 	{name: "err_corrupt_pages", args: []string{"query", "$DIR/junkpages.parquet"}, exit: 1},
@@ -281,7 +286,7 @@ var cliCases = []cliCase{
 	{name: "usage_unknown_command", args: []string{"frobnicate"}, exit: 2},
 	{name: "usage_unknown_flag", args: []string{"query", "--wher", "id > 1"}, exit: 2},
 	{name: "usage_bad_format", args: []string{"query", "--format", "xml"}, exit: 2},
-	{name: "usage_two_files", args: []string{"query", "a.csv", "b.csv"}, exit: 2},
+	{name: "err_two_missing_files", args: []string{"query", "a.csv", "b.csv"}, exit: 1},
 	{name: "usage_explain_no_expr", args: []string{"explain"}, exit: 2},
 	{name: "usage_demo_no_out", args: []string{"demo", "--rows", "10"}, exit: 2},
 	{name: "usage_bad_limit", args: []string{"query", "--limit", "many"}, exit: 2},
@@ -312,6 +317,14 @@ func TestCLI(t *testing.T) {
 				args[i] = strings.ReplaceAll(a, "$DIR", dir)
 			}
 			cmd := exec.Command(bin, args...)
+			if c.stdin != "" {
+				in, err := os.Open(strings.ReplaceAll(c.stdin, "$DIR", dir))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer in.Close()
+				cmd.Stdin = in
+			}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -326,8 +339,12 @@ func TestCLI(t *testing.T) {
 			if c.arrowOut && exit == 0 {
 				out = decodeArrowStream(t, stdout.Bytes())
 			}
+			cmdline := strings.Join(quoteArgs(c.args), " ")
+			if c.stdin != "" {
+				cmdline += " < " + c.stdin
+			}
 			got := fmt.Sprintf("$ colexpr %s\nexit status %d\n--- stdout\n%s--- stderr\n%s",
-				strings.Join(quoteArgs(c.args), " "), exit, out, stderr.String())
+				cmdline, exit, out, stderr.String())
 			got = strings.ReplaceAll(got, dir, "$DIR")
 			golden(t, filepath.Join("testdata", "cli", c.name+".golden"), got)
 			if exit != c.exit {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
+	"os"
 	"strconv"
 	"strings"
 
@@ -82,16 +82,27 @@ func (t *csvTypes) set(s string) error {
 	return nil
 }
 
-// openInputWith is openInput with the CSV flags, which only a CSV file
-// takes.
-func openInputWith(mem memory.Allocator, path string, demoRows int64, c *csvFlags) (*scan.Source, error) {
-	if path != "" && strings.ToLower(filepath.Ext(path)) == ".csv" {
-		return scan.OpenCSV(mem, path, c.options())
+// openInputs opens the inputs as one table (scan.OpenDataset: files,
+// globs, directories, - for the standard input), or the demo table of
+// demoRows rows when there are none. The CSV flags apply to CSV files; a
+// single file named as another format is a usage error with them.
+func openInputs(e *env, mem memory.Allocator, inputs []string, demoRows int64, c *csvFlags) (*scan.Source, error) {
+	if len(inputs) == 0 {
+		if c.set {
+			return nil, usagef("--csv-infer-rows and --csv-type are for CSV files (FILE.csv)")
+		}
+		return scan.Demo(mem, demoRows), nil
 	}
-	if c.set {
-		return nil, usagef("--csv-infer-rows and --csv-type are for CSV files (FILE.csv)")
+	if f := scan.FormatOfName(inputs[0]); c.set && len(inputs) == 1 && f != scan.FormatUnknown && f != scan.FormatCSV {
+		if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {
+			return nil, usagef("--csv-infer-rows and --csv-type are for CSV files (FILE.csv)")
+		}
 	}
-	return openInput(mem, path, demoRows)
+	src, err := scan.OpenDataset(mem, inputs, scan.DatasetOptions{CSV: c.options(), Stdin: e.stdin})
+	if err != nil {
+		return nil, csvHint(err)
+	}
+	return src, nil
 }
 
 // csvHint words the fix of a CSV value that does not fit its column's type

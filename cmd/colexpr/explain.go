@@ -83,11 +83,18 @@ func runExplain(e *env, args []string) error {
 	if strings.TrimSpace(pos[0]) == "" {
 		return errors.New("the expression is empty")
 	}
-	src, err := openInputWith(memory.DefaultAllocator, *schemaOf, 0, &csv)
+	var inputs []string
+	if *schemaOf != "" {
+		inputs = []string{*schemaOf}
+	}
+	src, err := openInputs(e, memory.DefaultAllocator, inputs, 0, &csv)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	if err := src.Resolve(); err != nil {
+		return err
+	}
 	if *asSubstrait {
 		js, err := exportSubstrait(pos[0], src.Schema())
 		if err != nil {

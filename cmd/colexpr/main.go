@@ -4,17 +4,52 @@
 // Usage:
 //
 //	colexpr query   [--where EXPR] [--select LIST] [--substrait FILE.json] [--limit N]
-//	                [--format table|csv|jsonl|arrow] [--threads N] [--batch-size N]
-//	                [--demo-rows N] [--stats] [--no-prune]
-//	                [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
+//	                [--format table|csv|jsonl|arrow|feather|parquet] [-o OUT]
+//	                [--threads N] [--batch-size N] [--demo-rows N] [--stats] [--no-prune]
+//	                [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]
 //	colexpr explain [--schema-of FILE] [--substrait] EXPR
-//	colexpr schema  [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
+//	colexpr schema  [--origins] [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]
 //	colexpr demo    [--rows N] [--seed S] [--sort COLUMN] [--row-group-size N | --row-groups N]
 //	                --out FILE.parquet
 //	colexpr help
+//	colexpr --version
 //
-// FILE is read according to its extension: .parquet, .arrow or .feather (an
-// Arrow IPC file), .arrows (an Arrow IPC stream) or .csv (a header row, then
+// # Inputs
+//
+// A FILE is a file, a glob, a directory or -. A glob matches names with *,
+// ? and [...], and any number of directories with ** ('logs/**/*.csv'); a
+// directory stands for every .parquet, .pq, .arrow, .feather, .ipc, .arrows
+// and .csv file below it (names beginning with . or _ left out); - is the
+// standard input, an Arrow IPC stream or CSV, read as it streams in. Files
+// are read in the order given, each glob's and directory's in lexical order.
+//
+// Several files are one table, unified by column name as DuckDB's
+// union_by_name does: the columns in the order they first appear, a column
+// a file lacks null in its rows, and a column whose types differ read as
+// their common supertype (i32 and i64 as i64); types with none (i64 and
+// utf8) are an error that names the column, both types and both files.
+// schema --origins shows which files each column comes from.
+//
+// Directories named key=value are Hive partitions: year=2024/month=07/x.parquet
+// gives the columns year and month (after the files' columns), typed as
+// DuckDB types them: i64 when every value of the key is an integer, date
+// when every one is YYYY-MM-DD, utf8 otherwise; __HIVE_DEFAULT_PARTITION__
+// is null. The parts of --where that use only partition columns are
+// evaluated over each file's values first, and the files they rule out are
+// never opened; --stats says how many:
+//
+//	files: read 2, skipped 10 of 12 (by their partition values)
+//
+// The query is compiled against the files it reads (of a dataset filtered by
+// its partitions, a column only skipped files hold is looked up in them all).
+//
+// A file's format is told from its first bytes: PAR1 is Parquet, ARROW1 an
+// Arrow IPC file, 0xFFFFFFFF an Arrow IPC stream, anything else CSV. The
+// extension is a hint: a name ending in .parquet, .arrow, .arrows or .csv
+// whose bytes are another format is an error that says what they are; any
+// other name is read as its bytes say.
+//
+// A CSV file has a header row, then
 // rows whose types are inferred from the first 1000 rows: i64 when every
 // value is an integer, f64 when every one is a number, bool for true/false,
 // date for YYYY-MM-DD, timestamp(us) for YYYY-MM-DD HH:MM:SS[.fraction],
@@ -95,6 +130,17 @@
 //	       text; base64 is what JSON tools decode), lists as arrays,
 //	       structs as objects, null as null
 //	arrow  an Arrow IPC stream
+//	feather  an Arrow IPC file (Feather v2)
+//	parquet  Parquet, as demo writes it: Snappy, statistics, the Arrow
+//	       schema stored, decimals of up to 18 digits as integers, the
+//	       output's batches gathered into row groups of 128 Ki rows
+//
+// -o FILE (--output FILE) writes the output to FILE, in the --format given
+// or else the one its extension names: .csv, .jsonl (.ndjson, .json),
+// .arrows (arrow), .arrow, .feather or .ipc (feather), .parquet, .txt
+// (table). It is written to a hidden temporary file in FILE's directory
+// and renamed to FILE once complete: an error, or an interrupt (SIGINT,
+// SIGTERM), removes it and leaves FILE as it was.
 //
 // In table and csv output, values are written as in jsonl but without JSON
 // quoting, except binary, written as DuckDB writes a BLOB: printable ASCII
@@ -230,7 +276,8 @@
 //
 // A progress bar is drawn on stderr when it is a terminal (not a file,
 // a pipe or /dev/null) and a scan takes longer than a second: the fraction
-// of the input read and the rows read. demo draws the same bar for the rows
+// of the input's bytes read and the rows read, and of several files, the
+// file it is at. demo draws the same bar for the rows
 // it writes, after a spinner while it sorts them (--sort).
 package main
 
@@ -324,6 +371,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	}
 	name := args[0]
 	switch name {
+	case "--version", "-version", "version":
+		fmt.Fprintf(stdout, "colexpr %s\n", version())
+		return exitOK
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if args[1] == "help" {
@@ -369,6 +419,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	}
 }
 
+// version is the module's version from the build information, with the
+// revision it was built from when the build recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev != "" && v == "(devel)" {
+		v += fmt.Sprintf(" (revision %.12s%s)", rev, modified)
+	}
+	return v
+}
+
 func lookup(name string) *command {
 	for _, c := range commands {
 		if c.name == name {
@@ -392,6 +470,7 @@ func mainUsage() string {
 		fmt.Fprintf(&b, "  colexpr %s\n        %s\n", c.synopsis, c.summary)
 	}
 	b.WriteString("  colexpr help [COMMAND]\n        show this text, or a command's usage\n")
+	b.WriteString("  colexpr --version\n        print the version\n")
 	b.WriteString("\nWithout FILE, query, explain and schema use the built-in demo table (TPC-H lineitem-like).\n")
 	b.WriteString("Run 'colexpr help COMMAND' for a command's flags.\n")
 	return b.String()

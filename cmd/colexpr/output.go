@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/mattn/go-runewidth"
+
+	"github.com/colexpr/colexpr/scan"
 )
 
 // The writers. A query's result batches are encoded by the workers that
@@ -32,6 +35,8 @@ type sink interface {
 	finish() error
 	// written is the number of rows written so far.
 	written() int64
+	// abort releases what an output that will not be finished holds.
+	abort()
 }
 
 // chunk is an encoded batch.
@@ -41,7 +46,26 @@ type chunk interface {
 }
 
 // formats are the names --format takes.
-var formats = []string{"table", "csv", "jsonl", "arrow"}
+var formats = []string{"table", "csv", "jsonl", "arrow", "feather", "parquet"}
+
+// formatOfName is the format an output file's extension names.
+func formatOfName(path string) (string, bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return "csv", true
+	case ".jsonl", ".ndjson", ".json":
+		return "jsonl", true
+	case ".arrows":
+		return "arrow", true
+	case ".arrow", ".feather", ".ipc":
+		return "feather", true
+	case ".parquet", ".pq":
+		return "parquet", true
+	case ".txt":
+		return "table", true
+	}
+	return "", false
+}
 
 func newSink(format string, w io.Writer, sc *arrow.Schema, mem memory.Allocator) (sink, error) {
 	switch format {
@@ -53,6 +77,10 @@ func newSink(format string, w io.Writer, sc *arrow.Schema, mem memory.Allocator)
 		return newJSONLSink(w, sc), nil
 	case "arrow":
 		return newArrowSink(w, sc, mem), nil
+	case "feather":
+		return newFeatherSink(w, sc, mem)
+	case "parquet":
+		return newParquetSink(w, sc, mem)
 	}
 	return nil, usagef("unknown --format %q: use one of %s", format, strings.Join(formats, ", "))
 }
@@ -125,6 +153,7 @@ func (s *jsonlSink) write(c chunk, n int) error {
 
 func (s *jsonlSink) finish() error  { return nil }
 func (s *jsonlSink) written() int64 { return s.rowN }
+func (s *jsonlSink) abort()         {}
 
 // CSV.
 
@@ -195,16 +224,45 @@ func (s *csvSink) write(c chunk, n int) error {
 
 func (s *csvSink) finish() error  { return nil }
 func (s *csvSink) written() int64 { return s.rowN }
+func (s *csvSink) abort()         {}
 
 // Arrow IPC stream.
 
+// arrowSink writes record batches with a batch writer: an Arrow IPC
+// stream or file, or Parquet.
 type arrowSink struct {
-	w    *ipc.Writer
-	rowN int64
+	w      batchWriter
+	rowN   int64
+	closed bool
+}
+
+// batchWriter is what arrowSink writes with.
+type batchWriter interface {
+	Write(rec arrow.RecordBatch) error
+	Close() error
 }
 
 func newArrowSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) *arrowSink {
 	return &arrowSink{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}
+}
+
+// newFeatherSink writes an Arrow IPC file (Feather v2).
+func newFeatherSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) (*arrowSink, error) {
+	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, err
+	}
+	return &arrowSink{w: fw}, nil
+}
+
+// newParquetSink writes Parquet as scan.WriteParquet does, the output's
+// batches gathered into full row groups.
+func newParquetSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) (*arrowSink, error) {
+	pw, err := scan.NewParquetWriter(w, sc, scan.ParquetOptions{Buffered: true, Mem: mem, CreatedBy: "(colexpr query)"})
+	if err != nil {
+		return nil, fmt.Errorf("the output cannot be written as Parquet: %w", err)
+	}
+	return &arrowSink{w: pw}, nil
 }
 
 type recChunk struct{ rec arrow.RecordBatch }
@@ -231,8 +289,19 @@ func (s *arrowSink) write(c chunk, n int) error {
 	return s.w.Write(rec)
 }
 
-func (s *arrowSink) finish() error  { return s.w.Close() }
+func (s *arrowSink) finish() error {
+	s.closed = true
+	return s.w.Close()
+}
+
 func (s *arrowSink) written() int64 { return s.rowN }
+
+func (s *arrowSink) abort() {
+	if !s.closed {
+		s.closed = true
+		s.w.Close()
+	}
+}
 
 // Table.
 
@@ -533,6 +602,7 @@ func (s *tableSink) finish() error {
 }
 
 func (s *tableSink) written() int64 { return s.rowN }
+func (s *tableSink) abort()         {}
 
 // thousands writes n with commas between groups of three digits.
 func thousands(n int64) string {

@@ -16,9 +16,11 @@ type progress struct {
 	label    string         // what is going on, before the bar ("" for a scan)
 	fraction func() float64 // of the input read, or -1
 	rows     func() int64   // rows read, or nil when there is no count
-	stop     chan struct{}
-	done     sync.WaitGroup
-	drawn    bool
+	// files, when set, gives the files of a dataset reached and to read.
+	files func() (read, total int)
+	stop  chan struct{}
+	done  sync.WaitGroup
+	drawn bool
 }
 
 // progressDelay is how long a scan runs before its bar is drawn.
@@ -31,7 +33,18 @@ func startProgress(w io.Writer, fraction func() float64, rows func() int64) *pro
 
 // startLabeledProgress is startProgress with a label before the bar.
 func startLabeledProgress(w io.Writer, label string, fraction func() float64, rows func() int64) *progress {
-	p := &progress{w: w, label: label, fraction: fraction, rows: rows, stop: make(chan struct{})}
+	return (&progress{w: w, label: label, fraction: fraction, rows: rows}).start()
+}
+
+// startFilesProgress is startProgress over a dataset: files gives the
+// files reached and to read.
+func startFilesProgress(w io.Writer, fraction func() float64, rows func() int64, files func() (int, int)) *progress {
+	return (&progress{w: w, fraction: fraction, rows: rows, files: files}).start()
+}
+
+func (p *progress) start() *progress {
+	p.stop = make(chan struct{})
+	w := p.w
 	if w == nil {
 		return p
 	}
@@ -80,6 +93,11 @@ func (p *progress) draw(elapsed time.Duration) {
 	}
 	if p.rows != nil {
 		count = " " + thousands(p.rows()) + " rows"
+	}
+	if p.files != nil {
+		if read, total := p.files(); total > 0 {
+			count += fmt.Sprintf(", file %d of %d", read, total)
+		}
 	}
 	fmt.Fprintf(p.w, "\r%s%s%s %.1fs\x1b[K", label, bar, count, elapsed.Seconds())
 	p.drawn = true

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -19,12 +23,12 @@ import (
 
 var queryCommand = &command{
 	name:     "query",
-	synopsis: "query [--where EXPR] [--select LIST] [--substrait FILE.json] [flags] [FILE]",
+	synopsis: "query [--where EXPR] [--select LIST] [--substrait FILE.json] [-o OUT] [flags] [FILE...]",
 	summary:  "print the rows where EXPR is true, as the LIST expressions",
-	usage: `Usage: colexpr query [flags] [FILE]
+	usage: `Usage: colexpr query [flags] [FILE...]
 
-Prints the rows of FILE (or of the demo table) where --where is true, as
-the --select expressions; either can come from a Substrait file instead.
+Prints the rows of the FILEs (or of the demo table) where --where is true,
+as the --select expressions; either can come from a Substrait file instead.
 
   --where EXPR        keep the rows where EXPR is true (not false or null)
   --select LIST       comma-separated expressions, each optionally "AS name";
@@ -42,17 +46,31 @@ the --select expressions; either can come from a Substrait file instead.
                       standard input.
   --limit N           print the first N rows, then stop reading; 0 prints only
                       the header (default: no limit)
-  --format FORMAT     table (default), csv, jsonl or arrow (an Arrow IPC stream)
+  --format FORMAT     table (default), csv, jsonl, arrow (an Arrow IPC stream),
+                      feather (an Arrow IPC file) or parquet
+  -o, --output FILE   write to FILE instead of stdout, in the --format given or
+                      else the one its extension names (.csv, .jsonl, .arrows,
+                      .arrow/.feather, .parquet); written to a temporary file
+                      renamed into place when complete, so an error or an
+                      interrupt leaves no half-written FILE
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
   --batch-size N      rows per batch (default 32768)
   --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
-  --stats             print to stderr how many Parquet row groups were read and
-                      how many were skipped by their statistics
+  --stats             print to stderr how many files were read and how many
+                      were skipped by their Hive partition values, and how many
+                      Parquet row groups were read and skipped by their statistics
   --no-prune          read every row group, whatever their statistics say
 ` + csvFlagsUsage + `
-FILE is a .parquet, .arrow/.feather (Arrow IPC file), .arrows (Arrow IPC
-stream) or .csv file (a header row; types inferred from the first 1000
-rows, or as --csv-infer-rows and --csv-type say).
+FILE is a Parquet, Arrow IPC (file or stream) or CSV file, told apart by
+its first bytes (a CSV file has a header row; types inferred from the first
+1000 rows, or as --csv-infer-rows and --csv-type say); a glob ('data/*.parquet',
+'logs/**/*.csv'); a directory (every such file below it); or - for the
+standard input (an Arrow IPC stream or CSV, streamed). Several are read as
+one table, their columns matched by name: a column a file lacks is null in
+it, and types that differ meet at their common supertype. Directories named
+key=value (Hive partitioning: year=2024/month=07/part-0.parquet) add columns
+key, typed i64, date or utf8 from their values; a --where on them skips whole
+files without opening them.
 Of a Parquet file, the row groups whose statistics (minimum, maximum, null
 count) prove that no row satisfies --where are not read at all.
 
@@ -60,6 +78,9 @@ Examples:
   colexpr query --where "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07" --limit 5
   colexpr query --select "l_orderkey, l_extendedprice * (1 - l_discount) AS price" --format csv data.parquet
   colexpr query --stats --where "l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31'" lineitem.parquet
+  colexpr query --stats --where "year = 2024 AND month <= 6" --select "count, year, month" 'sales/**/*.parquet'
+  colexpr query --where "l_quantity < 24" -o small.parquet data/
+  cat data.csv | colexpr query --select "a, b * 2 AS b2" -
   colexpr explain --substrait "l_quantity < 24" > filter.json && colexpr query --substrait filter.json --limit 5
   colexpr explain --substrait "l_orderkey, l_tax * 2 AS t" | colexpr query --substrait - --limit 5
 `,
@@ -72,7 +93,9 @@ type queryOptions struct {
 	limit                  int64
 	threads, batchSize     int
 	demoRows               int64
-	file                   string
+	files                  []string
+	// output is the file to write, "" for stdout.
+	output string
 	// stats prints the row groups read and skipped; noPrune reads them all.
 	stats, noPrune bool
 	// substrait is the file of a Substrait ExtendedExpression: the filter
@@ -95,6 +118,8 @@ func runQuery(e *env, args []string) error {
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.noPrune, "no-prune", false, "")
 	fs.StringVar(&o.substrait, "substrait", "", "")
+	fs.StringVar(&o.output, "output", "", "")
+	fs.StringVar(&o.output, "o", "", "")
 	o.csv.register(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -107,8 +132,8 @@ func runQuery(e *env, args []string) error {
 		return usagef("--substrait needs a FILE")
 	case o.substrait != "" && o.where != "" && set["select"]:
 		return usagef("--substrait FILE gives the filter or the select list, so it cannot be used with both --where and --select")
-	case len(pos) > 1:
-		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
+	case o.substrait == "-" && contains(pos, "-"):
+		return usagef("--substrait - and FILE - cannot both read the standard input")
 	case o.threads < 1:
 		return usagef("--threads must be at least 1, got %d", o.threads)
 	case o.batchSize < 1:
@@ -126,12 +151,20 @@ func runQuery(e *env, args []string) error {
 	if set["select"] && strings.TrimSpace(o.selects) == "" {
 		return errors.New("--select: the list is empty")
 	}
+	if o.output != "" && !set["format"] {
+		f, ok := formatOfName(o.output)
+		if !ok {
+			return usagef("--output %s: the extension does not say which format to write; give --format (%s)", o.output, strings.Join(formats, ", "))
+		}
+		o.format = f
+	}
+	if set["output"] && o.output == "" {
+		return usagef("--output needs a FILE")
+	}
 	if !contains(formats, o.format) {
 		return usagef("unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
 	}
-	if len(pos) == 1 {
-		o.file = pos[0]
-	}
+	o.files = pos
 	return query(e, memory.DefaultAllocator, o)
 }
 
@@ -186,12 +219,11 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func query(e *env, mem memory.Allocator, o queryOptions) error {
-	src, err := openInputWith(mem, o.file, o.demoRows, &o.csv)
+	src, err := openInputs(e, mem, o.files, o.demoRows, &o.csv)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	sch := src.Schema()
 
 	var q scan.Query
 	if o.where != "" {
@@ -209,7 +241,12 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	}
 	opts := scan.Options{Threads: o.threads, BatchSize: o.batchSize, NoPrune: o.noPrune}
 	if o.substrait != "" {
-		sub, err := readSubstrait(o.substrait, e.stdin, sch, o.where != "", o.selects != "")
+		// The message binds by name against the whole schema: of a
+		// dataset, every file's.
+		if err := src.Resolve(); err != nil {
+			return err
+		}
+		sub, err := readSubstrait(o.substrait, e.stdin, src.Schema(), o.where != "", o.selects != "")
 		if err != nil {
 			return err
 		}
@@ -224,30 +261,50 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return err
 	}
 	if q.Select == nil {
-		warnLeftOut(e, sch)
+		warnLeftOut(e, plan.Input())
 	}
-	out, err := newSink(o.format, e.stdout, plan.Schema(), mem)
+	ctx := context.Background()
+	w := e.stdout
+	var file *scan.AtomicFile
+	var buf *bufio.Writer
+	if o.output != "" {
+		// Written to a temporary file, renamed into place once complete;
+		// an error or an interrupt removes it.
+		if file, err = scan.CreateAtomic(o.output); err != nil {
+			return err
+		}
+		defer file.Abort()
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		buf = bufio.NewWriterSize(file, 1<<20)
+		w = buf
+	}
+	out, err := newSink(o.format, w, plan.Schema(), mem)
 	if err != nil {
 		return err
 	}
 	if o.limit == 0 {
-		return out.finish()
+		return finishOutput(out, buf, file)
 	}
-	rr, err := plan.Read(context.Background())
+	rr, err := plan.Read(ctx)
 	if err != nil {
+		out.abort()
 		return err
 	}
 	var progressTo = e.stderr
 	if !e.isTerminal {
 		progressTo = nil
 	}
-	prog := startProgress(progressTo, rr.Progress, rr.RowsRead)
+	prog := startFilesProgress(progressTo, rr.Progress, rr.RowsRead, rr.Files)
 	err = copyRows(rr, out, o.limit)
 	stats := rr.Stats()
 	rr.Release()
 	prog.finish()
 	if err == nil {
-		err = out.finish()
+		err = finishOutput(out, buf, file)
+	} else {
+		out.abort()
 	}
 	// After the output is complete (a table is held back until its
 	// widths are known), so that on a terminal the report comes last.
@@ -259,12 +316,30 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 			return err
 		}
 		err = csvHint(err)
+		if file != nil {
+			return fmt.Errorf("%w\n%s was not written", err, o.output)
+		}
 		if n := out.written(); n > 0 {
 			return fmt.Errorf("%w\nerror after %s rows: the output is incomplete", err, thousands(n))
 		}
 		return err
 	}
 	return nil
+}
+
+// finishOutput ends the output: the sink's end, and of a file, its buffer
+// flushed and the file renamed into place.
+func finishOutput(out sink, buf *bufio.Writer, file *scan.AtomicFile) error {
+	if err := out.finish(); err != nil {
+		return err
+	}
+	if file == nil {
+		return nil
+	}
+	if err := buf.Flush(); err != nil {
+		return fmt.Errorf("%s: %w", file.Name(), err)
+	}
+	return file.Commit()
 }
 
 // copyRows writes the batches of rr to out, up to limit rows (-1: all).
@@ -310,22 +385,23 @@ func warnLeftOut(e *env, sch *colexpr.Schema) {
 
 // statsReport is what --stats prints.
 func statsReport(s scan.Stats, name string) string {
-	if s.RowGroups < 0 {
+	r := ""
+	if s.Files > 0 {
+		r = fmt.Sprintf("files: read %d, skipped %d of %d (by their partition values)\n", s.FilesRead, s.FilesSkipped, s.Files)
+		switch {
+		case s.RowGroups < 0 && s.FilesRead == 0:
+			return r + "row groups: none (no file is read)\n"
+		case s.RowGroups < 0:
+			return r + "row groups: none (no file read is a Parquet file)\n"
+		}
+	} else if s.RowGroups < 0 {
 		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
 	}
-	r := fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
+	r += fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
 	if s.PruneNote != "" {
 		r += "row groups: not pruned: " + s.PruneNote + "\n"
 	}
 	return r
-}
-
-// openInput opens path, or the demo table of demoRows rows when path is "".
-func openInput(mem memory.Allocator, path string, demoRows int64) (*scan.Source, error) {
-	if path == "" {
-		return scan.Demo(mem, demoRows), nil
-	}
-	return scan.Open(mem, path)
 }
 
 // itemWhat names item i of a list of n in messages: whole when the list

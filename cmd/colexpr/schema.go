@@ -8,19 +8,27 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scan"
 )
 
 var schemaCommand = &command{
 	name:     "schema",
-	synopsis: "schema [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]",
+	synopsis: "schema [--origins] [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]",
 	summary:  "print the columns and their dtypes",
-	usage: `Usage: colexpr schema [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE]
+	usage: `Usage: colexpr schema [--origins] [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]
 
-Prints the schema of FILE (or of the demo table) as colexpr types it, one
-"name: dtype" line per column. A column whose Arrow type colexpr does not
-support is listed with that type; one whose name another column has too is
-marked as left out, as query and explain leave it out.
+Prints the schema of the FILEs (or of the demo table) as colexpr types it,
+one "name: dtype" line per column. A column whose Arrow type colexpr does
+not support is listed with that type; one whose name another column has
+too is marked as left out, as query and explain leave it out.
 
+Several FILEs, globs and directories are one table, as query reads them:
+their schemas unified by column name (a column some files lack is null in
+them; types that differ meet at their common supertype), then the Hive
+partition columns of key=value directories.
+
+  --origins           under each column, the files it comes from and its
+                      type in each, or that it is a Hive partition column
 ` + csvFlagsUsage,
 	run: runSchema,
 }
@@ -29,23 +37,30 @@ func runSchema(e *env, args []string) error {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
 	var csv csvFlags
 	csv.register(fs)
+	origins := fs.Bool("origins", false, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 1 {
-		return usagef("one FILE at most, got %d: %s", len(pos), strings.Join(pos, " "))
-	}
-	file := ""
-	if len(pos) == 1 {
-		file = pos[0]
-	}
-	src, err := openInputWith(memory.DefaultAllocator, file, 0, &csv)
+	src, err := openInputs(e, memory.DefaultAllocator, pos, 0, &csv)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	if err := src.Resolve(); err != nil {
+		return err
+	}
 	sch := src.Schema()
+	from := map[string]scan.Origin{}
+	if *origins {
+		list, err := src.Origins()
+		if err != nil {
+			return err
+		}
+		for _, o := range list {
+			from[o.Name] = o
+		}
+	}
 	var b strings.Builder
 	for _, f := range sch.Arrow.Fields() {
 		name := dtype.QuoteFieldName(f.Name)
@@ -58,6 +73,14 @@ func runSchema(e *env, args []string) error {
 			fmt.Fprintf(&b, "%s: %s (left out: %s)\n", name, t, why)
 		default:
 			fmt.Fprintf(&b, "%s: %s\n", name, t)
+		}
+		if o, ok := from[f.Name]; ok {
+			if o.Hive {
+				b.WriteString("  from the files' paths (a Hive partition column)\n")
+			}
+			for i, file := range o.Files {
+				fmt.Fprintf(&b, "  %s: %s\n", file, o.Types[i])
+			}
 		}
 	}
 	_, err = fmt.Fprint(e.stdout, b.String())

@@ -179,14 +179,14 @@ func TestSubstraitQueryNoLeaks(t *testing.T) {
 		o    queryOptions
 		fail bool
 	}{
-		{"filter pruned", queryOptions{file: files[".parquet"], format: "jsonl", substrait: sub("sub_filter.json"), stats: true}, false},
-		{"filter and select", queryOptions{file: files[".arrow"], format: "csv", substrait: sub("sub_bool.json"), selects: "id, name"}, false},
-		{"select list", queryOptions{file: files[".arrows"], format: "arrow", substrait: sub("sub_select.pb")}, false},
-		{"select list and where", queryOptions{file: files[".parquet"], format: "table", substrait: sub("sub_select.pb"), where: "id <> 3"}, false},
-		{"overflow", queryOptions{file: files[".parquet"], format: "jsonl", substrait: sub("sub_overflow.json")}, true},
-		{"overflow after rows", queryOptions{file: files[".parquet"], format: "csv", substrait: sub("sub_overflow.json"), batchSize: 1}, true},
-		{"type mismatch", queryOptions{file: files[".parquet"], format: "csv", substrait: sub("sub_small_i64.json")}, true},
-		{"malformed", queryOptions{file: files[".parquet"], format: "csv", substrait: sub("sub_malformed.json")}, true},
+		{"filter pruned", queryOptions{files: []string{files[".parquet"]}, format: "jsonl", substrait: sub("sub_filter.json"), stats: true}, false},
+		{"filter and select", queryOptions{files: []string{files[".arrow"]}, format: "csv", substrait: sub("sub_bool.json"), selects: "id, name"}, false},
+		{"select list", queryOptions{files: []string{files[".arrows"]}, format: "arrow", substrait: sub("sub_select.pb")}, false},
+		{"select list and where", queryOptions{files: []string{files[".parquet"]}, format: "table", substrait: sub("sub_select.pb"), where: "id <> 3"}, false},
+		{"overflow", queryOptions{files: []string{files[".parquet"]}, format: "jsonl", substrait: sub("sub_overflow.json")}, true},
+		{"overflow after rows", queryOptions{files: []string{files[".parquet"]}, format: "csv", substrait: sub("sub_overflow.json"), batchSize: 1}, true},
+		{"type mismatch", queryOptions{files: []string{files[".parquet"]}, format: "csv", substrait: sub("sub_small_i64.json")}, true},
+		{"malformed", queryOptions{files: []string{files[".parquet"]}, format: "csv", substrait: sub("sub_malformed.json")}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -212,7 +212,7 @@ func TestLimitFormats(t *testing.T) {
 			for _, limit := range []int64{-1, 1, 3, 10, 25, 95, 100, 500} {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				var out bytes.Buffer
-				o := queryOptions{file: path, where: "n % 3 = 0", format: format, threads: threads, batchSize: 30, limit: limit}
+				o := queryOptions{files: []string{path}, where: "n % 3 = 0", format: format, threads: threads, batchSize: 30, limit: limit}
 				if err := query(&env{stdout: &out, stderr: io.Discard}, mem, o); err != nil {
 					t.Fatal(err)
 				}
@@ -251,17 +251,17 @@ func TestQueryNoLeaks(t *testing.T) {
 		o    queryOptions
 		fail bool
 	}{
-		{"parquet all", queryOptions{file: files[".parquet"], format: "jsonl"}, false},
-		{"arrow select", queryOptions{file: files[".arrow"], format: "csv", selects: "id, tags, pt.b"}, false},
-		{"arrows table", queryOptions{file: files[".arrows"], format: "table", where: "id > 2"}, false},
-		{"csv arrow", queryOptions{file: files[".csv"], format: "arrow", selects: "name, x"}, false},
+		{"parquet all", queryOptions{files: []string{files[".parquet"]}, format: "jsonl"}, false},
+		{"arrow select", queryOptions{files: []string{files[".arrow"]}, format: "csv", selects: "id, tags, pt.b"}, false},
+		{"arrows table", queryOptions{files: []string{files[".arrows"]}, format: "table", where: "id > 2"}, false},
+		{"csv arrow", queryOptions{files: []string{files[".csv"]}, format: "arrow", selects: "name, x"}, false},
 		{"demo limit", queryOptions{format: "jsonl", limit: 3, demoRows: 100_000}, false},
-		{"overflow", queryOptions{file: files[".parquet"], format: "jsonl", selects: "big * 1000"}, true},
-		{"overflow after rows", queryOptions{file: files[".parquet"], format: "csv", selects: "big * 1000", batchSize: 1}, true},
-		{"bad column", queryOptions{file: files[".parquet"], format: "csv", where: "nope"}, true},
-		{"parquet pruned", queryOptions{file: files[".parquet"], format: "jsonl", where: "id > 4 AND name LIKE 'x%' OR small IS NULL", stats: true}, false},
-		{"parquet all pruned", queryOptions{file: files[".parquet"], format: "arrow", where: "id > 100", stats: true}, false},
-		{"parquet pruned, then an error", queryOptions{file: files[".parquet"], format: "csv", where: "id >= 5", selects: "CAST(name AS i64)"}, true},
+		{"overflow", queryOptions{files: []string{files[".parquet"]}, format: "jsonl", selects: "big * 1000"}, true},
+		{"overflow after rows", queryOptions{files: []string{files[".parquet"]}, format: "csv", selects: "big * 1000", batchSize: 1}, true},
+		{"bad column", queryOptions{files: []string{files[".parquet"]}, format: "csv", where: "nope"}, true},
+		{"parquet pruned", queryOptions{files: []string{files[".parquet"]}, format: "jsonl", where: "id > 4 AND name LIKE 'x%' OR small IS NULL", stats: true}, false},
+		{"parquet all pruned", queryOptions{files: []string{files[".parquet"]}, format: "arrow", where: "id > 100", stats: true}, false},
+		{"parquet pruned, then an error", queryOptions{files: []string{files[".parquet"]}, format: "csv", where: "id >= 5", selects: "CAST(name AS i64)"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
