@@ -470,12 +470,22 @@ func (g *gen) leaf(t gtype) *gnode {
 	return g.col(t)
 }
 
+// familyGens are generators of the function families kept in their own
+// files (diffgen_<family>_test.go), by result type: each file adds its
+// generators in an init, and expr picks one of them for a quarter of the
+// calls of that type. A generator makes a node of type t whose children
+// have at most d levels of calls (g.expr(t, d)).
+var familyGens = map[gtype][]func(g *gen, d int) *gnode{}
+
 // expr generates an expression of type t with at most depth levels of calls.
 func (g *gen) expr(t gtype, depth int) *gnode {
 	if depth <= 0 || g.pick(4) == 0 {
 		return g.leaf(t)
 	}
 	d := depth - 1
+	if gens := familyGens[t]; len(gens) > 0 && g.pick(4) == 0 {
+		return gens[g.pick(len(gens))](g, d)
+	}
 	switch t {
 	case gBool:
 		return g.boolExpr(d)
