@@ -309,7 +309,7 @@ type gnode struct {
 	t    gtype
 	kind string // col, lit, call, op, unary, cmp, between, in, like, isnull, distinct, case, cast, trycast, coalesce, and, or, not
 	text string // column name, literal text (both dialects), function name or operator
-	duck string // the literal or operator in DuckDB's dialect when it differs
+	duck string // the literal, operator or function name in DuckDB's dialect when it differs
 	kids []*gnode
 	neg  bool // NOT BETWEEN, NOT IN, NOT LIKE, IS NOT NULL, IS NOT DISTINCT FROM
 	ci   bool // ILIKE
@@ -397,7 +397,11 @@ func (n *gnode) render(duck bool) string {
 		for i := range parts {
 			parts[i] = r(i)
 		}
-		return n.text + "(" + strings.Join(parts, ", ") + ")"
+		name := n.text
+		if duck && n.duck != "" {
+			name = n.duck
+		}
+		return name + "(" + strings.Join(parts, ", ") + ")"
 	}
 	panic("unknown node kind " + n.kind)
 }
