@@ -199,6 +199,13 @@ const (
 	// OrderCompare: a comparison of its two arguments (=, <, …), which
 	// pruning falsifies from the arguments' bounds.
 	OrderCompare
+	// OrderIncreasing: non-decreasing in its first argument when the
+	// others are constant (floor, year, date_trunc, x + c): the result's
+	// bounds over a chunk are the function of the argument's bounds.
+	OrderIncreasing
+	// OrderDecreasing: non-increasing in its first argument when the
+	// others are constant (-x, c - x).
+	OrderDecreasing
 )
 
 // Properties of the built-in functions without options, by id.
