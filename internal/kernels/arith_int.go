@@ -10,6 +10,10 @@ package kernels
 // survive the round trip through T; 64-bit types use the sign-bit identities
 // of two's complement (add, sub) or the 128-bit product of math/bits (mul).
 //
+// On amd64, addition and subtraction first run the SIMD kernels (simd.go)
+// over the whole blocks they take, which flag overflow the same way, lane
+// by lane in T's own width; the loops below do the rest.
+//
 // Division and modulo test every divisor for zero (and signed ones for
 // MIN / -1), so they branch per row; they flag instead of raising in the
 // loop for the same reason.
@@ -213,27 +217,31 @@ func shapeOf[T Integer]() shape {
 type wide interface{ ~int64 | ~uint64 }
 
 func addVV[T Integer](dst, a, b []T) bool {
+	done, of := arithFast(OpAdd, formVV, dst, a, 0, b)
+	dst, a, b = dst[done:], a[done:], b[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return addNarrowVV[T, int64](dst, a, b)
+		return addNarrowVV[T, int64](dst, a, b) || of
 	case narrowUnsigned:
-		return addNarrowVV[T, uint64](dst, a, b)
+		return addNarrowVV[T, uint64](dst, a, b) || of
 	case wideSigned:
-		return addS64VV(dst, a, b)
+		return addS64VV(dst, a, b) || of
 	}
-	return addU64VV(dst, a, b)
+	return addU64VV(dst, a, b) || of
 }
 
 func addVS[T Integer](dst, a []T, y T) bool {
+	done, of := arithFast(OpAdd, formVS, dst, a, y, nil)
+	dst, a = dst[done:], a[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return addNarrowVS[T, int64](dst, a, y)
+		return addNarrowVS[T, int64](dst, a, y) || of
 	case narrowUnsigned:
-		return addNarrowVS[T, uint64](dst, a, y)
+		return addNarrowVS[T, uint64](dst, a, y) || of
 	case wideSigned:
-		return addS64VS(dst, a, y)
+		return addS64VS(dst, a, y) || of
 	}
-	return addU64VS(dst, a, y)
+	return addU64VS(dst, a, y) || of
 }
 
 // addNarrowVV: the sum s, computed in W, fits T exactly when s - MIN(T)
@@ -313,39 +321,45 @@ func addU64VS[T Integer](dst, a []T, y T) bool {
 }
 
 func subVV[T Integer](dst, a, b []T) bool {
+	done, of := arithFast(OpSub, formVV, dst, a, 0, b)
+	dst, a, b = dst[done:], a[done:], b[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return subNarrowVV[T, int64](dst, a, b)
+		return subNarrowVV[T, int64](dst, a, b) || of
 	case narrowUnsigned:
-		return subNarrowVV[T, uint64](dst, a, b)
+		return subNarrowVV[T, uint64](dst, a, b) || of
 	case wideSigned:
-		return subS64VV(dst, a, b)
+		return subS64VV(dst, a, b) || of
 	}
-	return subU64VV(dst, a, b)
+	return subU64VV(dst, a, b) || of
 }
 
 func subVS[T Integer](dst, a []T, y T) bool {
+	done, of := arithFast(OpSub, formVS, dst, a, y, nil)
+	dst, a = dst[done:], a[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return subNarrowVS[T, int64](dst, a, y)
+		return subNarrowVS[T, int64](dst, a, y) || of
 	case narrowUnsigned:
-		return subNarrowVS[T, uint64](dst, a, y)
+		return subNarrowVS[T, uint64](dst, a, y) || of
 	case wideSigned:
-		return subS64VS(dst, a, y)
+		return subS64VS(dst, a, y) || of
 	}
-	return subU64VS(dst, a, y)
+	return subU64VS(dst, a, y) || of
 }
 
 func subSV[T Integer](dst []T, x T, b []T) bool {
+	done, of := arithFast(OpSub, formSV, dst, nil, x, b)
+	dst, b = dst[done:], b[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return subNarrowSV[T, int64](dst, x, b)
+		return subNarrowSV[T, int64](dst, x, b) || of
 	case narrowUnsigned:
-		return subNarrowSV[T, uint64](dst, x, b)
+		return subNarrowSV[T, uint64](dst, x, b) || of
 	case wideSigned:
-		return subS64SV(dst, x, b)
+		return subS64SV(dst, x, b) || of
 	}
-	return subU64SV(dst, x, b)
+	return subU64SV(dst, x, b) || of
 }
 
 func subNarrowVV[T Integer, W wide](dst, a, b []T) bool {

@@ -52,3 +52,22 @@ func cmpFastVV[T Number](op CmpOp, dst []uint64, a, b []T) int {
 	}
 	return simdCmpVV(active, op, dst, a, b[:len(a)])
 }
+
+// The forms of a binary kernel: column-column, column-scalar,
+// scalar-column.
+const (
+	formVV = iota
+	formVS
+	formSV
+)
+
+// arithFast computes dst = a op b (or a op x, x op b by form) for the
+// rows of the active SIMD kernels' whole blocks, and returns how many
+// rows it did and whether one of them may have overflowed; the caller's
+// portable loop does the rest. op is OpAdd or OpSub.
+func arithFast[T Integer](op ArithOp, form int, dst, a []T, x T, b []T) (int, bool) {
+	if active == nil || len(dst) < 64 {
+		return 0, false
+	}
+	return simdArith(active, op, form, dst, a, x, b)
+}

@@ -16,47 +16,86 @@ type cmpKernels[T Number] struct {
 	vv [CmpGe + 1]func(dst []uint64, a, b []T)
 }
 
+// arithKernels is the checked arithmetic kernels of one integer type and
+// instruction set, indexed by ArithOp (add, sub): column-column,
+// column-scalar and scalar-column. Each does the rows of the whole blocks
+// of arithBlock bytes and reports whether one of them may have
+// overflowed.
+type arithKernels[T Integer] struct {
+	vv    [OpSub + 1]func(dst, a, b []T) bool
+	vs    [OpSub + 1]func(dst, a []T, y T) bool
+	subSV func(dst []T, x T, b []T) bool
+}
+
 // simdSet is the kernels of one instruction set.
 type simdSet struct {
-	name   string
-	cmpI8  *cmpKernels[int8]
-	cmpI16 *cmpKernels[int16]
-	cmpI32 *cmpKernels[int32]
-	cmpI64 *cmpKernels[int64]
-	cmpU8  *cmpKernels[uint8]
-	cmpU16 *cmpKernels[uint16]
-	cmpU32 *cmpKernels[uint32]
-	cmpU64 *cmpKernels[uint64]
-	cmpF32 *cmpKernels[float32]
-	cmpF64 *cmpKernels[float64]
+	name       string
+	arithBlock int // bytes of a block of the arithmetic kernels
+	cmpI8      *cmpKernels[int8]
+	cmpI16     *cmpKernels[int16]
+	cmpI32     *cmpKernels[int32]
+	cmpI64     *cmpKernels[int64]
+	cmpU8      *cmpKernels[uint8]
+	cmpU16     *cmpKernels[uint16]
+	cmpU32     *cmpKernels[uint32]
+	cmpU64     *cmpKernels[uint64]
+	cmpF32     *cmpKernels[float32]
+	cmpF64     *cmpKernels[float64]
+
+	arithI8  *arithKernels[int8]
+	arithI16 *arithKernels[int16]
+	arithI32 *arithKernels[int32]
+	arithI64 *arithKernels[int64]
+	arithU8  *arithKernels[uint8]
+	arithU16 *arithKernels[uint16]
+	arithU32 *arithKernels[uint32]
+	arithU64 *arithKernels[uint64]
 }
 
 var avx512Set = &simdSet{
-	name:   "avx512",
-	cmpI8:  &cmpI8AVX512,
-	cmpI16: &cmpI16AVX512,
-	cmpI32: &cmpI32AVX512,
-	cmpI64: &cmpI64AVX512,
-	cmpU8:  &cmpU8AVX512,
-	cmpU16: &cmpU16AVX512,
-	cmpU32: &cmpU32AVX512,
-	cmpU64: &cmpU64AVX512,
-	cmpF32: &cmpF32AVX512,
-	cmpF64: &cmpF64AVX512,
+	name:       "avx512",
+	arithBlock: 256,
+	arithI8:    &arithI8AVX512,
+	arithI16:   &arithI16AVX512,
+	arithI32:   &arithI32AVX512,
+	arithI64:   &arithI64AVX512,
+	arithU8:    &arithU8AVX512,
+	arithU16:   &arithU16AVX512,
+	arithU32:   &arithU32AVX512,
+	arithU64:   &arithU64AVX512,
+	cmpI8:      &cmpI8AVX512,
+	cmpI16:     &cmpI16AVX512,
+	cmpI32:     &cmpI32AVX512,
+	cmpI64:     &cmpI64AVX512,
+	cmpU8:      &cmpU8AVX512,
+	cmpU16:     &cmpU16AVX512,
+	cmpU32:     &cmpU32AVX512,
+	cmpU64:     &cmpU64AVX512,
+	cmpF32:     &cmpF32AVX512,
+	cmpF64:     &cmpF64AVX512,
 }
 
 var avx2Set = &simdSet{
-	name:   "avx2",
-	cmpI8:  &cmpI8AVX2,
-	cmpI16: &cmpI16AVX2,
-	cmpI32: &cmpI32AVX2,
-	cmpI64: &cmpI64AVX2,
-	cmpU8:  &cmpU8AVX2,
-	cmpU16: &cmpU16AVX2,
-	cmpU32: &cmpU32AVX2,
-	cmpU64: &cmpU64AVX2,
-	cmpF32: &cmpF32AVX2,
-	cmpF64: &cmpF64AVX2,
+	name:       "avx2",
+	arithBlock: 128,
+	arithI8:    &arithI8AVX2,
+	arithI16:   &arithI16AVX2,
+	arithI32:   &arithI32AVX2,
+	arithI64:   &arithI64AVX2,
+	arithU8:    &arithU8AVX2,
+	arithU16:   &arithU16AVX2,
+	arithU32:   &arithU32AVX2,
+	arithU64:   &arithU64AVX2,
+	cmpI8:      &cmpI8AVX2,
+	cmpI16:     &cmpI16AVX2,
+	cmpI32:     &cmpI32AVX2,
+	cmpI64:     &cmpI64AVX2,
+	cmpU8:      &cmpU8AVX2,
+	cmpU16:     &cmpU16AVX2,
+	cmpU32:     &cmpU32AVX2,
+	cmpU64:     &cmpU64AVX2,
+	cmpF32:     &cmpF32AVX2,
+	cmpF64:     &cmpF64AVX2,
 }
 
 // simdSets is every set this machine can run, best first; active is the
@@ -147,4 +186,51 @@ func simdCmpVV[T Number](set *simdSet, op CmpOp, dst []uint64, a, b []T) int {
 		return runCmpVV(set.cmpF64, op, dst, a, as[[]float64](b))
 	}
 	return 0
+}
+
+// arithRows is how many rows of a the kernels of set do: whole blocks.
+func arithRows[T Integer](set *simdSet, n int) int {
+	return n &^ (set.arithBlock/int(unsafe.Sizeof(T(0))) - 1)
+}
+
+func runArith[T Integer](set *simdSet, k *arithKernels[T], op ArithOp, form int, dst, a []T, x T, b []T) (int, bool) {
+	if k == nil {
+		return 0, false
+	}
+	switch form {
+	case formVV:
+		done := arithRows[T](set, len(a))
+		return done, k.vv[op](dst[:done], a[:done], b[:done])
+	case formVS:
+		done := arithRows[T](set, len(a))
+		return done, k.vs[op](dst[:done], a[:done], x)
+	}
+	done := arithRows[T](set, len(b))
+	return done, k.subSV(dst[:done], x, b[:done])
+}
+
+// simdArith runs set's kernel for op (OpAdd or OpSub) and form on the
+// whole blocks of the rows: dst = a op b (formVV), a op x (formVS) or
+// x op b (formSV, subtraction). It returns how many rows it did and
+// whether one of them may have overflowed.
+func simdArith[T Integer](set *simdSet, op ArithOp, form int, dst, a []T, x T, b []T) (int, bool) {
+	switch dst := any(dst).(type) {
+	case []int8:
+		return runArith(set, set.arithI8, op, form, dst, as[[]int8](a), as[int8](x), as[[]int8](b))
+	case []int16:
+		return runArith(set, set.arithI16, op, form, dst, as[[]int16](a), as[int16](x), as[[]int16](b))
+	case []int32:
+		return runArith(set, set.arithI32, op, form, dst, as[[]int32](a), as[int32](x), as[[]int32](b))
+	case []int64:
+		return runArith(set, set.arithI64, op, form, dst, as[[]int64](a), as[int64](x), as[[]int64](b))
+	case []uint8:
+		return runArith(set, set.arithU8, op, form, dst, as[[]uint8](a), as[uint8](x), as[[]uint8](b))
+	case []uint16:
+		return runArith(set, set.arithU16, op, form, dst, as[[]uint16](a), as[uint16](x), as[[]uint16](b))
+	case []uint32:
+		return runArith(set, set.arithU32, op, form, dst, as[[]uint32](a), as[uint32](x), as[[]uint32](b))
+	case []uint64:
+		return runArith(set, set.arithU64, op, form, dst, as[[]uint64](a), as[uint64](x), as[[]uint64](b))
+	}
+	return 0, false
 }

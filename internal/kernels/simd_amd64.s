@@ -11251,3 +11251,4323 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func addI8VVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addI8VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x08, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI8VVAVX2(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI8VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x07, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI8VSAVX512(dst []int8, a []int8, y int8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addI8VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI8VSAVX2(dst []int8, a []int8, y int8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI8VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI8VVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI8VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x08, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI8VVAVX2(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI8VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x07, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI8VSAVX512(dst []int8, a []int8, y int8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI8VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI8VSAVX2(dst []int8, a []int8, y int8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI8VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI8SVAVX512(dst []int8, x int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI8SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTB x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI8SVAVX2(dst []int8, x int8, b []int8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI8SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTB x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI16VVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addI16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI16VVAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI16VSAVX512(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addI16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI16VSAVX2(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI16VVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI16VVAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI16VSAVX512(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI16VSAVX2(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI16SVAVX512(dst []int16, x int16, b []int16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subI16SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTW x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI16SVAVX2(dst []int16, x int16, b []int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI16SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTW x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI32VVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addI32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI32VVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI32VSAVX512(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addI32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI32VSAVX2(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI32VVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI32VVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI32VSAVX512(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI32VSAVX2(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI32SVAVX512(dst []int32, x int32, b []int32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI32SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VBROADCASTSS x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI32SVAVX2(dst []int32, x int32, b []int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI32SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VBROADCASTSS x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI64VVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addI64VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x05, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI64VVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI64VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x04, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y1, Y1
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addI64VSAVX512(dst []int64, a []int64, y int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addI64VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x18, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addI64VSAVX2(dst []int64, a []int64, y int64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addI64VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y3, Y2, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI64VVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI64VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x05, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI64VVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI64VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x04, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y1, Y2
+	VPXOR   Y3, Y1, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subI64VSAVX512(dst []int64, a []int64, y int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI64VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI64VSAVX2(dst []int64, a []int64, y int64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI64VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y0, Y2, Y4
+	VPXOR   Y3, Y2, Y3
+	VPAND   Y3, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI64SVAVX512(dst []int64, x int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subI64SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTQ x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x24, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subI64SVAVX2(dst []int64, x int64, b []int64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subI64SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTQ x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPXOR   Y2, Y0, Y2
+	VPXOR   Y3, Y0, Y3
+	VPAND   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addU8VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x08, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU8VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x07, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDB  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addU8VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU8VSAVX2(dst []uint8, a []uint8, y uint8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU8VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDB  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU8VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x08, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBB     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU8VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x07, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBB  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU8VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBB     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU8VSAVX2(dst []uint8, a []uint8, y uint8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU8VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTB y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBB  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU8SVAVX512(dst []uint8, x uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU8SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTB x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x08, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBB     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU8SVAVX2(dst []uint8, x uint8, b []uint8) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU8SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTB x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBB  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8080808080808080, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addU16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDW  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·addU16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDW  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBW     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBW  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBW     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBW  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU16SVAVX512(dst []uint16, x uint16, b []uint16) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·subU16SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTW x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBW     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU16SVAVX2(dst []uint16, x uint16, b []uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU16SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTW x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBW  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000800080008000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addU32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDD  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addU32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDD  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBD     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBD  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBD     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBD  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU32SVAVX512(dst []uint32, x uint32, b []uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU32SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VBROADCASTSS x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBD     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU32SVAVX2(dst []uint32, x uint32, b []uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU32SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VBROADCASTSS x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBD  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000080000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addU64VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x05, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPADDQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU64VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x04, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPADDQ  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y2, Y1, Y4
+	VPOR    Y2, Y1, Y1
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·addU64VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPADDQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0x8e, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func addU64VSAVX2(dst []uint64, a []uint64, y uint64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·addU64VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPADDQ  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPAND   Y0, Y2, Y4
+	VPOR    Y0, Y2, Y2
+	VPANDN  Y2, Y3, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU64VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x05, BX
+	JZ     done
+
+loop:
+	VMOVDQU64  (CX), Z1
+	VMOVDQU64  (DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  64(CX), Z1
+	VMOVDQU64  64(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  128(CX), Z1
+	VMOVDQU64  128(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	VMOVDQU64  192(CX), Z1
+	VMOVDQU64  192(DX), Z2
+	VPSUBQ     Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z1, Z3
+	VPORQ      Z3, Z0, Z0
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, AX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU64VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x04, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPSUBQ  Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y1, Y4
+	VPXOR   Y2, Y1, Y1
+	VPANDN  Y3, Y1, Y1
+	VPOR    Y1, Y4, Y4
+	VPOR    Y4, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func subU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU64VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBQ     Z0, Z2, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z0, Z2, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU64VSAVX2(dst []uint64, a []uint64, y uint64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU64VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTQ y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBQ  Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y0, Y2, Y4
+	VPXOR   Y0, Y2, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·subU64SVAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTQ x+24(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, (AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  64(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  128(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 128(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	VMOVDQU64  192(CX), Z2
+	VPSUBQ     Z2, Z0, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPTERNLOGQ $0xb2, Z2, Z0, Z3
+	VPORQ      Z3, Z1, Z1
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	DECQ       DX
+	JNZ        loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func subU64SVAVX2(dst []uint64, x uint64, b []uint64) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·subU64SVAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         b_base+32(FP), CX
+	MOVQ         b_len+40(FP), DX
+	VPBROADCASTQ x+24(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x04, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, (AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 32(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 64(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPSUBQ  Y2, Y0, Y3
+	VMOVDQU Y3, 96(AX)
+	VPANDN  Y2, Y0, Y4
+	VPXOR   Y2, Y0, Y2
+	VPANDN  Y3, Y2, Y2
+	VPOR    Y2, Y4, Y4
+	VPOR    Y4, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET

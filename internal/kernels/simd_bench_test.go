@@ -48,3 +48,24 @@ func BenchmarkSIMDCompareI64(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkSIMDAddU32(b *testing.B) {
+	const n = 16384
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, y, dst := make([]uint32, n), make([]uint32, n), make([]uint32, n)
+	for i := range x {
+		x[i], y[i] = rng.Uint32()>>1, rng.Uint32()>>1
+	}
+	for name, set := range simdBenchSets() {
+		b.Run("set="+name, func(b *testing.B) {
+			b.SetBytes(12 * n)
+			withActive(set, func() {
+				for b.Loop() {
+					if intLoop(OpAdd, dst, Fixed[uint32]{Vals: x}, Fixed[uint32]{Vals: y}, nil) {
+						b.Fatal("overflow")
+					}
+				}
+			})
+		})
+	}
+}

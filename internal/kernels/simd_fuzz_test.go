@@ -96,3 +96,58 @@ func fuzzCmp[T Number](t *testing.T, vals []T, skip int) {
 		}
 	}
 }
+
+// FuzzSIMDArith checks the SIMD checked addition and subtraction against
+// the portable loops (values and overflow flag) on values read from the
+// fuzzer's bytes, as FuzzSIMDCompare does: typ picks one of the eight
+// integer types, the first value is the scalar.
+//
+//	go test -run '^$' -fuzz FuzzSIMDArith ./internal/kernels
+func FuzzSIMDArith(f *testing.F) {
+	f.Add([]byte{}, uint8(0), uint8(0))
+	seed := make([]byte, 8*300)
+	for i := range 300 {
+		binary.LittleEndian.PutUint64(seed[8*i:], uint64(i)*0x9e3779b97f4a7c15>>uint(i%64))
+	}
+	for typ := range uint8(8) {
+		f.Add(seed, typ, typ*5%64)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, typ, skip uint8) {
+		switch typ % 8 {
+		case 0:
+			fuzzArith(t, decodeFuzz[int8](data), int(skip))
+		case 1:
+			fuzzArith(t, decodeFuzz[int16](data), int(skip))
+		case 2:
+			fuzzArith(t, decodeFuzz[int32](data), int(skip))
+		case 3:
+			fuzzArith(t, decodeFuzz[int64](data), int(skip))
+		case 4:
+			fuzzArith(t, decodeFuzz[uint8](data), int(skip))
+		case 5:
+			fuzzArith(t, decodeFuzz[uint16](data), int(skip))
+		case 6:
+			fuzzArith(t, decodeFuzz[uint32](data), int(skip))
+		default:
+			fuzzArith(t, decodeFuzz[uint64](data), int(skip))
+		}
+	})
+}
+
+func fuzzArith[T Integer](t *testing.T, vals []T, skip int) {
+	if len(vals) == 0 {
+		return
+	}
+	s, rest := vals[0], vals[1:]
+	rest = rest[min(skip, len(rest)):]
+	n := len(rest) / 2
+	a, b := rest[:n], rest[n:2*n]
+	sc := Fixed[T]{Scalar: s, IsScalar: true}
+	for _, op := range []ArithOp{OpAdd, OpSub} {
+		for _, args := range [][2]Fixed[T]{{{Vals: a}, {Vals: b}}, {{Vals: a}, sc}, {sc, {Vals: b}}} {
+			if err := simdArithSame(op, n, args[0], args[1]); err != nil {
+				t.Fatalf("%s: %v", op, err)
+			}
+		}
+	}
+}

@@ -14,3 +14,5 @@ var (
 
 func simdCmpVS[T Number](*simdSet, CmpOp, []uint64, []T, T) int   { return 0 }
 func simdCmpVV[T Number](*simdSet, CmpOp, []uint64, []T, []T) int { return 0 }
+
+func simdArith[T Integer](*simdSet, ArithOp, int, []T, []T, T, []T) (int, bool) { return 0, false }

@@ -723,3 +723,243 @@ func cmpGeF64VSAVX2(dst []uint64, a []float64, s float64)
 
 // cmpGeF64VVAVX2 sets a bit of dst for each row of a >= b, for the len(a)/64 whole blocks of 64 rows (AVX2).
 func cmpGeF64VVAVX2(dst []uint64, a []float64, b []float64)
+
+// addI8VVAVX512 computes dst = a OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func addI8VVAVX512(dst []int8, a []int8, b []int8) bool
+
+// addI8VVAVX2 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func addI8VVAVX2(dst []int8, a []int8, b []int8) bool
+
+// addI8VSAVX512 computes dst = a OP y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func addI8VSAVX512(dst []int8, a []int8, y int8) bool
+
+// addI8VSAVX2 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func addI8VSAVX2(dst []int8, a []int8, y int8) bool
+
+// subI8VVAVX512 computes dst = a OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subI8VVAVX512(dst []int8, a []int8, b []int8) bool
+
+// subI8VVAVX2 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subI8VVAVX2(dst []int8, a []int8, b []int8) bool
+
+// subI8VSAVX512 computes dst = a OP y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subI8VSAVX512(dst []int8, a []int8, y int8) bool
+
+// subI8VSAVX2 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subI8VSAVX2(dst []int8, a []int8, y int8) bool
+
+// subI8SVAVX512 computes dst = x OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subI8SVAVX512(dst []int8, x int8, b []int8) bool
+
+// subI8SVAVX2 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subI8SVAVX2(dst []int8, x int8, b []int8) bool
+
+// addI16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func addI16VVAVX512(dst []int16, a []int16, b []int16) bool
+
+// addI16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func addI16VVAVX2(dst []int16, a []int16, b []int16) bool
+
+// addI16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func addI16VSAVX512(dst []int16, a []int16, y int16) bool
+
+// addI16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func addI16VSAVX2(dst []int16, a []int16, y int16) bool
+
+// subI16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subI16VVAVX512(dst []int16, a []int16, b []int16) bool
+
+// subI16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subI16VVAVX2(dst []int16, a []int16, b []int16) bool
+
+// subI16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subI16VSAVX512(dst []int16, a []int16, y int16) bool
+
+// subI16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subI16VSAVX2(dst []int16, a []int16, y int16) bool
+
+// subI16SVAVX512 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subI16SVAVX512(dst []int16, x int16, b []int16) bool
+
+// subI16SVAVX2 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subI16SVAVX2(dst []int16, x int16, b []int16) bool
+
+// addI32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func addI32VVAVX512(dst []int32, a []int32, b []int32) bool
+
+// addI32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func addI32VVAVX2(dst []int32, a []int32, b []int32) bool
+
+// addI32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func addI32VSAVX512(dst []int32, a []int32, y int32) bool
+
+// addI32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func addI32VSAVX2(dst []int32, a []int32, y int32) bool
+
+// subI32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subI32VVAVX512(dst []int32, a []int32, b []int32) bool
+
+// subI32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subI32VVAVX2(dst []int32, a []int32, b []int32) bool
+
+// subI32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subI32VSAVX512(dst []int32, a []int32, y int32) bool
+
+// subI32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subI32VSAVX2(dst []int32, a []int32, y int32) bool
+
+// subI32SVAVX512 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subI32SVAVX512(dst []int32, x int32, b []int32) bool
+
+// subI32SVAVX2 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subI32SVAVX2(dst []int32, x int32, b []int32) bool
+
+// addI64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func addI64VVAVX512(dst []int64, a []int64, b []int64) bool
+
+// addI64VVAVX2 computes dst = a OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func addI64VVAVX2(dst []int64, a []int64, b []int64) bool
+
+// addI64VSAVX512 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func addI64VSAVX512(dst []int64, a []int64, y int64) bool
+
+// addI64VSAVX2 computes dst = a OP y for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func addI64VSAVX2(dst []int64, a []int64, y int64) bool
+
+// subI64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subI64VVAVX512(dst []int64, a []int64, b []int64) bool
+
+// subI64VVAVX2 computes dst = a OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subI64VVAVX2(dst []int64, a []int64, b []int64) bool
+
+// subI64VSAVX512 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subI64VSAVX512(dst []int64, a []int64, y int64) bool
+
+// subI64VSAVX2 computes dst = a OP y for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subI64VSAVX2(dst []int64, a []int64, y int64) bool
+
+// subI64SVAVX512 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subI64SVAVX512(dst []int64, x int64, b []int64) bool
+
+// subI64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subI64SVAVX2(dst []int64, x int64, b []int64) bool
+
+// addU8VVAVX512 computes dst = a OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func addU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// addU8VVAVX2 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func addU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
+
+// addU8VSAVX512 computes dst = a OP y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func addU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
+
+// addU8VSAVX2 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func addU8VSAVX2(dst []uint8, a []uint8, y uint8) bool
+
+// subU8VVAVX512 computes dst = a OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// subU8VVAVX2 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
+
+// subU8VSAVX512 computes dst = a OP y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
+
+// subU8VSAVX2 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subU8VSAVX2(dst []uint8, a []uint8, y uint8) bool
+
+// subU8SVAVX512 computes dst = x OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func subU8SVAVX512(dst []uint8, x uint8, b []uint8) bool
+
+// subU8SVAVX2 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
+func subU8SVAVX2(dst []uint8, x uint8, b []uint8) bool
+
+// addU16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func addU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// addU16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func addU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+
+// addU16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func addU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+
+// addU16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func addU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+
+// subU16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// subU16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+
+// subU16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+
+// subU16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+
+// subU16SVAVX512 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func subU16SVAVX512(dst []uint16, x uint16, b []uint16) bool
+
+// subU16SVAVX2 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func subU16SVAVX2(dst []uint16, x uint16, b []uint16) bool
+
+// addU32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func addU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// addU32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func addU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// addU32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func addU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+
+// addU32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func addU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
+
+// subU32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// subU32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// subU32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+
+// subU32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
+
+// subU32SVAVX512 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func subU32SVAVX512(dst []uint32, x uint32, b []uint32) bool
+
+// subU32SVAVX2 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func subU32SVAVX2(dst []uint32, x uint32, b []uint32) bool
+
+// addU64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func addU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// addU64VVAVX2 computes dst = a OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func addU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+
+// addU64VSAVX512 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func addU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
+
+// addU64VSAVX2 computes dst = a OP y for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func addU64VSAVX2(dst []uint64, a []uint64, y uint64) bool
+
+// subU64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// subU64VVAVX2 computes dst = a OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+
+// subU64VSAVX512 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
+
+// subU64VSAVX2 computes dst = a OP y for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subU64VSAVX2(dst []uint64, a []uint64, y uint64) bool
+
+// subU64SVAVX512 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
+func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
+
+// subU64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
+func subU64SVAVX2(dst []uint64, x uint64, b []uint64) bool

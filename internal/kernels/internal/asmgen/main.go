@@ -73,6 +73,20 @@ func main() {
 			cmpAVX2(e, op, true)
 		}
 	}
+	for _, e := range elems {
+		if e.float {
+			continue
+		}
+		for _, op := range arithOps {
+			for _, form := range arithForms {
+				if op == "Add" && form == "SV" {
+					continue
+				}
+				arith(e, op, form, true)
+				arith(e, op, form, false)
+			}
+		}
+	}
 	if err := writeTables(*tables); err != nil {
 		log.Fatal(err)
 	}
@@ -410,6 +424,20 @@ func writeTables(path string) error {
 				fmt.Fprintf(&buf, "Cmp%s: %s, ", op, cmpName(e, op, isa, true))
 			}
 			fmt.Fprintf(&buf, "},\n}\n\n")
+		}
+	}
+	for _, isa := range []string{"AVX512", "AVX2"} {
+		fmt.Fprintf(&buf, "// The checked arithmetic kernels of %s, by element type.\n", isa)
+		for _, e := range elems {
+			if e.float {
+				continue
+			}
+			fmt.Fprintf(&buf, "var arith%s%s = arithKernels[%s]{\n", e.name, isa, e.gotype)
+			fmt.Fprintf(&buf, "\tvv: [...]func([]%s, []%s, []%s) bool{OpAdd: %s, OpSub: %s},\n", e.gotype, e.gotype, e.gotype,
+				arithName(e, "Add", "VV", isa), arithName(e, "Sub", "VV", isa))
+			fmt.Fprintf(&buf, "\tvs: [...]func([]%s, []%s, %s) bool{OpAdd: %s, OpSub: %s},\n", e.gotype, e.gotype, e.gotype,
+				arithName(e, "Add", "VS", isa), arithName(e, "Sub", "VS", isa))
+			fmt.Fprintf(&buf, "\tsubSV: %s,\n}\n\n", arithName(e, "Sub", "SV", isa))
 		}
 	}
 	src, err := format.Source(buf.Bytes())

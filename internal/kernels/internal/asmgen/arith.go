@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The checked arithmetic kernels: dst = a op b lane by lane in the
+// element's own width (wrapping, as the portable loops store it), with an
+// overflow flag per lane whose sign bit is set when the lane overflowed;
+// the flags are OR-ed together and only their sign bits are tested, once,
+// at the end. The kernel returns whether some row may have failed, and
+// the caller's row-by-row rescan (the portable one) finds which. A
+// lane's flag, from its result s and operands a, b:
+//
+//	signed add    (a^s) & (b^s)           both operands have the sign s lacks
+//	signed sub    (a^b) & (a^s)           the operands differ in sign, s has b's
+//	unsigned add  a&b | (a|b)&^s          the carry out of the top bit
+//	unsigned sub  ^a&b | ^(a^b)&s         the borrow out of the top bit
+//
+// AVX-512 computes each with one VPTERNLOG; AVX2 with three or four
+// logic instructions.
+
+// arithUnroll is how many vectors one loop iteration does.
+const arithUnroll = 4
+
+var arithOps = []string{"Add", "Sub"}
+
+// arithForms: both operands columns, a column and a scalar, a scalar and
+// a column (subtraction only: addition commutes).
+var arithForms = []string{"VV", "VS", "SV"}
+
+func arithName(e elem, op, form, isa string) string {
+	return fmt.Sprintf("%s%s%s%s", map[string]string{"Add": "add", "Sub": "sub"}[op], e.name, form, isa)
+}
+
+func arithSignature(e elem, form string) string {
+	switch form {
+	case "VS":
+		return fmt.Sprintf("func(dst, a []%s, y %s) bool", e.gotype, e.gotype)
+	case "SV":
+		return fmt.Sprintf("func(dst []%s, x %s, b []%s) bool", e.gotype, e.gotype, e.gotype)
+	}
+	return fmt.Sprintf("func(dst, a, b []%s) bool", e.gotype)
+}
+
+// flagFunc is the flag of a lane as a function of s, a, b (bitwise).
+func flagFunc(e elem, op string) func(s, a, b bool) bool {
+	switch {
+	case e.signed && op == "Add":
+		return func(s, a, b bool) bool { return (a != s) && (b != s) }
+	case e.signed:
+		return func(s, a, b bool) bool { return (a != b) && (a != s) }
+	case op == "Add":
+		return func(s, a, b bool) bool { return a && b || (a || b) && !s }
+	}
+	return func(s, a, b bool) bool { return !a && b || !(a != b) && s }
+}
+
+// ternImm is VPTERNLOG's immediate for f(A, B, C), A being the
+// destination operand.
+func ternImm(f func(a, b, c bool) bool) uint8 {
+	var imm uint8
+	for i := range 8 {
+		if f(i&4 != 0, i&2 != 0, i&1 != 0) {
+			imm |= 1 << i
+		}
+	}
+	return imm
+}
+
+// broadcastParam loads the scalar parameter name into every lane of v.
+func broadcastParam(e elem, name string, v reg.VecVirtual) {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	switch e.bits {
+	case 8:
+		VPBROADCASTB(b.Addr, v)
+	case 16:
+		VPBROADCASTW(b.Addr, v)
+	case 32:
+		VBROADCASTSS(b.Addr, v) // vet sizes VPBROADCASTD's operand wrongly
+	default:
+		VPBROADCASTQ(b.Addr, v)
+	}
+}
+
+func arith(e elem, op, form string, avx512 bool) {
+	isa, vbytes := "AVX2", 32
+	if avx512 {
+		isa, vbytes = "AVX512", 64
+	}
+	name := arithName(e, op, form, isa)
+	TEXT(name, NOSPLIT, arithSignature(e, form))
+	rows := arithUnroll * vbytes / e.size()
+	Doc(fmt.Sprintf("%s computes dst = %s for the rows of whole blocks of %d and reports whether one may have overflowed (%s).",
+		name, map[string]string{"VV": "a OP b", "VS": "a OP y", "SV": "x OP b"}[form], rows, isa))
+	newVec := func() reg.VecVirtual {
+		if avx512 {
+			return ZMM()
+		}
+		return YMM()
+	}
+	dst := Load(Param("dst").Base(), GP64())
+	var pa, pb reg.Register
+	var va, vb reg.VecVirtual
+	var n reg.Register
+	switch form {
+	case "VV":
+		pa = Load(Param("a").Base(), GP64())
+		pb = Load(Param("b").Base(), GP64())
+		n = Load(Param("a").Len(), GP64())
+	case "VS":
+		pa = Load(Param("a").Base(), GP64())
+		n = Load(Param("a").Len(), GP64())
+		vb = newVec()
+		broadcastParam(e, "y", vb)
+	default:
+		pb = Load(Param("b").Base(), GP64())
+		n = Load(Param("b").Len(), GP64())
+		va = newVec()
+		broadcastParam(e, "x", va)
+	}
+	acc := newVec()
+	if avx512 {
+		VPXORQ(acc, acc, acc)
+	} else {
+		VPXOR(acc, acc, acc)
+	}
+	SHRQ(U8(bits.TrailingZeros(uint(rows))), n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	load := func(p reg.Register, i int) reg.VecVirtual {
+		x := newVec()
+		if avx512 {
+			VMOVDQU64(Mem{Base: p, Disp: vbytes * i}, x)
+		} else {
+			VMOVDQU(Mem{Base: p, Disp: vbytes * i}, x)
+		}
+		return x
+	}
+	for i := range arithUnroll {
+		x, y := va, vb
+		if pa != nil {
+			x = load(pa, i)
+		}
+		if pb != nil {
+			y = load(pb, i)
+		}
+		s := newVec()
+		inst := map[string]map[int]func(...Op){
+			"Add": {8: VPADDB, 16: VPADDW, 32: VPADDD, 64: VPADDQ},
+			"Sub": {8: VPSUBB, 16: VPSUBW, 32: VPSUBD, 64: VPSUBQ},
+		}[op][e.bits]
+		inst(y, x, s) // s = x op y
+		if avx512 {
+			VMOVDQU64(s, Mem{Base: dst, Disp: vbytes * i})
+			VPTERNLOGQ(U8(ternImm(flagFunc(e, op))), y, x, s)
+			VPORQ(s, acc, acc)
+			continue
+		}
+		VMOVDQU(s, Mem{Base: dst, Disp: vbytes * i})
+		t := newVec()
+		switch {
+		case e.signed && op == "Add":
+			VPXOR(s, x, t)
+			VPXOR(s, y, s)
+			VPAND(s, t, t)
+		case e.signed:
+			VPXOR(y, x, t)
+			VPXOR(s, x, s)
+			VPAND(s, t, t)
+		case op == "Add":
+			t2 := newVec()
+			VPAND(y, x, t)    // a&b
+			VPOR(y, x, t2)    // a|b
+			VPANDN(t2, s, t2) // (a|b)&^s
+			VPOR(t2, t, t)
+		default:
+			t2 := newVec()
+			VPANDN(y, x, t)   // ^a&b
+			VPXOR(y, x, t2)   // a^b
+			VPANDN(s, t2, t2) // ^(a^b)&s
+			VPOR(t2, t, t)
+		}
+		VPOR(t, acc, acc)
+	}
+	if pa != nil {
+		ADDQ(U32(arithUnroll*vbytes), pa)
+	}
+	if pb != nil {
+		ADDQ(U32(arithUnroll*vbytes), pb)
+	}
+	ADDQ(U32(arithUnroll*vbytes), dst)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	// Some lane's sign bit set?
+	var pattern uint64
+	for i := 0; i < 64; i += e.bits {
+		pattern |= 1 << (i + e.bits - 1)
+	}
+	m := GP64()
+	MOVQ(U64(pattern), m)
+	mask := newVec()
+	r := GP8()
+	if avx512 {
+		VPBROADCASTQ(m, mask)
+		k := K()
+		VPTESTMQ(mask, acc, k)
+		KORTESTB(k, k)
+	} else {
+		MOVQ(m, mask.AsX())
+		VPBROADCASTQ(mask.AsX(), mask)
+		VPTEST(mask, acc)
+	}
+	SETNE(r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
