@@ -271,6 +271,9 @@ func TestHivePruningOpens(t *testing.T) {
 		// The conjunct on v cannot prune files; the one on month can.
 		{"month IN (3, 7) AND v > 0", []string{"year=2023/month=03/part-0.parquet", "year=2024/month=03/part-0.parquet"},
 			"202303 | 2023 | 3\n202403 | 2024 | 3\n", 2},
+		// Any expression of partition columns, not only comparisons.
+		{"month % 3 = 0 AND CAST(year AS utf8) LIKE '%24'", []string{"year=2024/month=03/part-0.parquet", "year=2024/month=06/part-0.parquet"},
+			"202403 | 2024 | 3\n-202403 | 2024 | 3\n202406 | 2024 | 6\n-202406 | 2024 | 6\n", 2},
 		// An OR across partition and data columns prunes nothing.
 		{"year = 2023 OR v = 202405", nil, "", 12},
 		// No file matches: the first is opened for its schema, none read.

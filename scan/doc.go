@@ -1,5 +1,6 @@
 // Package scan reads files with colexpr expressions: it opens a source
-// (Parquet, Arrow IPC file or stream, CSV, or the demo table), compiles a
+// (Parquet, Arrow IPC file or stream, CSV, a dataset of many such files,
+// the standard input, or the demo table), compiles a
 // filter and a select list once against the source's schema, reads only
 // the columns and row groups the query needs, filters and projects the
 // batches in parallel, and hands the results out in input order as an
@@ -73,11 +74,79 @@
 // is an error naming the file. A panic in a worker — a bug — is an error
 // that wraps ErrInternal.
 //
+// # Datasets
+//
+// OpenDataset reads many files as one table, as DuckDB's read_parquet and
+// read_csv do with union_by_name and hive_partitioning:
+//
+//	src, err := scan.OpenDataset(mem, []string{"sales/**/*.parquet"}, scan.DatasetOptions{})
+//
+// An input is a file, a glob (*, ? and [...] within a name, ** for any
+// number of directories), a directory (every .parquet, .pq, .arrow,
+// .feather, .ipc, .arrows and .csv file below it, names beginning with .
+// or _ — _SUCCESS, .crc — left out), or "-" for DatasetOptions.Stdin. The
+// files are taken in the order of the inputs, a glob's or a directory's
+// in lexical order. A glob that matches nothing, a directory without a
+// data file, a file that cannot be read: each is an error naming the path.
+//
+// Schemas are unified by column name: the columns in the order they first
+// appear, then the partition columns. A column some files lack is
+// nullable and null in their rows. A column whose types differ is read as
+// their supertype (dtype.Supertype: i32 and i64 meet at i64, a date and a
+// timestamp at the timestamp), each file's values cast to it; types with
+// no supertype (i64 and utf8) are an error that names the column, both
+// types and both files. Source.Origins says which files each column comes
+// from and its type in each.
+//
+// Hive partitioning: the directories of a file's path named key=value
+// give it a column key, constant over its rows. The column's type is
+// inferred from every file's value as DuckDB infers it: i64 when each is
+// an integer, date when each is YYYY-MM-DD, utf8 otherwise; the value is
+// URL-unescaped (%2F is /), and __HIVE_DEFAULT_PARTITION__ (or an empty
+// value) is null. Every file must have the same keys in the same order
+// (a Hive directory mixed with plain ones is an error naming both paths),
+// and one key twice in a path with two values is an error. A file column
+// of a partition column's name is shadowed by the partition value.
+// DatasetOptions.NoHive turns partitioning off.
+//
+// Partition pruning: before any file is opened, the top-level AND
+// conjuncts of the filter that compile against the partition columns alone
+// are evaluated over a table of the files' partition values, one row per
+// file, in one vectorized evaluation. A file where they are false or null
+// holds no matching row — its rows all share those values — and is never
+// opened. This is exact, not just falsification over min/max: any
+// expression of partition columns prunes (month % 3 = 0, CAST(year AS
+// utf8) LIKE '20%'). An evaluation error keeps every file. Options.NoPrune
+// turns it off with the rest of pruning. Stats counts the files read and
+// skipped.
+//
+// Compile opens only the files it reads, and compiles the query against
+// their unified schema (a select-all query has the columns of the files
+// read). When that fails — a column only files ruled out hold — it is
+// compiled against every file's schema, and still reads only the files
+// left. Source.Resolve, Schema and Origins open every file. In each file
+// read, row groups are pruned by their statistics as in a single file: a
+// partition column's statistics are its value, a column the file lacks is
+// all null, a column of a narrower type has its bounds cast to the
+// unified type.
+//
+// A dataset's batches come from one file after another; a row error names
+// the file and the row in it. Reader.Progress is the part of the bytes of
+// the files to read, Reader.Files the file reached.
+//
 // # Formats
 //
-// Open chooses the reader by the file's extension: .parquet or .pq
+// A file's format is told from its first bytes (Sniff): PAR1 is Parquet,
+// ARROW1 an Arrow IPC file, the continuation marker 0xFFFFFFFF an Arrow
+// IPC stream, anything else CSV. The extension is a hint: .parquet or .pq
 // (Parquet), .arrow, .feather or .ipc (Arrow IPC file), .arrows (Arrow IPC
-// stream), .csv (a header row; column types inferred from the first
+// stream) and .csv must name the format the bytes are (the two Arrow IPC
+// formats are taken for each other: .arrow names both in the wild), or
+// the error says what they are; a file with another name, or none, is
+// read as its bytes say. OpenStream reads the standard input, or any
+// io.Reader, as it streams in: an Arrow IPC stream or CSV (Parquet and IPC
+// files are read from their end and need a file). CSV is read with a
+// header row; column types inferred from the first
 // CSVInferRows rows: i64 when every value is an integer, f64 when every
 // one is a number, bool for true/false, date for YYYY-MM-DD, timestamp(us)
 // for YYYY-MM-DD HH:MM:SS[.fraction] (or with a T, or a mix with dates),
@@ -91,4 +160,14 @@
 // does not support, or whose name another column has too, is left out of
 // Source.Schema with the reason, and an expression that uses it is an
 // error that gives it.
+//
+// # Writing
+//
+// ParquetWriter writes batches as Parquet — Snappy, statistics, the Arrow
+// schema stored, decimals of up to 18 digits as INT32/INT64, row groups of
+// 128 Ki rows (with ParquetOptions.Buffered, whatever the batches' sizes).
+// WriteParquet writes a RecordReader with it. Files are written through an
+// AtomicFile: a temporary file in the target's directory, renamed to the
+// target by Commit, removed by Abort, so an error never leaves a
+// half-written file under the target's name.
 package scan
