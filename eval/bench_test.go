@@ -167,6 +167,16 @@ func BenchmarkCaseGuard(b *testing.B) {
 	runEval(b, bound, input, benchRows)
 }
 
+// BenchmarkCoalesce: coalesce(a * 2, 0) over 2^20 rows, one in 16 null:
+// the first argument over every row, the literal over the null rows, and
+// a merge of the two.
+func BenchmarkCoalesce(b *testing.B) {
+	input := benchInts(memory.NewGoAllocator(), benchRows)
+	defer input.Release()
+	bound := benchBind(b, expr.Coalesce(expr.Mul(a, expr.Lit(int64(2))), expr.Lit(int64(0))), input)
+	runEval(b, bound, input, benchRows)
+}
+
 // BenchmarkFilter: Filter(a > 500) over 2^20 rows.
 func BenchmarkFilter(b *testing.B) {
 	mem := memory.NewGoAllocator()

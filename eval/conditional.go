@@ -6,12 +6,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -211,7 +211,8 @@ func maskSafeReads(b *expr.Bound) (safe, null, reads bool) {
 // merge combines parts into one value over e's rows: a row takes its value
 // from the last part that is for it, and is null when none is. It takes
 // over the parts' references. Fixed-width values are scattered straight
-// into the result; other types are concatenated and gathered.
+// into the result (kernels.Scatter); other types are concatenated and
+// gathered.
 func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, error) {
 	defer releaseParts(parts)
 	switch {
@@ -225,10 +226,10 @@ func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, er
 		return datum.FromArray(d.Array(), t), nil
 	}
 	want := dtype.ToArrow(t)
-	srcs := make([]mergeSrc, 0, len(parts))
+	srcs := make([]kernels.ScatterSrc, 0, len(parts))
 	defer func() {
 		for _, s := range srcs {
-			s.arr.Release()
+			s.Arr.Release()
 		}
 	}()
 	for _, p := range parts {
@@ -243,12 +244,14 @@ func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, er
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		srcs = append(srcs, mergeSrc{arr: arr, p: p, one: p.d.IsScalar()})
+		srcs = append(srcs, kernels.ScatterSrc{Arr: arr, Rows: p.rows, Full: p.full, One: p.d.IsScalar()})
 	}
 	var out arrow.Array
 	var err error
-	if fw, ok := want.(arrow.FixedWidthDataType); ok && want.ID() != arrow.BOOL && want.ID() != arrow.NULL && fw.BitWidth()%8 == 0 {
-		out, err = scatterFixed(ev.mem, e.n, want, fw.BitWidth()/8, srcs)
+	if kernels.Scatterable(want) {
+		if out, err = kernels.Scatter(ev.mem, e.n, want, srcs); err != nil {
+			err = fmt.Errorf("eval: %w", err)
+		}
 	} else {
 		out, err = ev.concatGather(e.n, t, srcs)
 	}
@@ -258,113 +261,9 @@ func (ev *evaluator) merge(e *env, parts []part, t dtype.DType) (datum.Datum, er
 	return datum.FromArray(out, t), nil
 }
 
-// mergeSrc is a part as an array (a scalar part as one row).
-type mergeSrc struct {
-	arr arrow.Array
-	p   part
-	one bool
-}
-
-// each calls f with every env row r the part is for and the row i of arr
-// holding its value.
-func (s mergeSrc) each(n int, f func(r, i int)) {
-	switch {
-	case s.p.rows == nil:
-		for r := range n {
-			if s.one {
-				f(r, 0)
-			} else {
-				f(r, r)
-			}
-		}
-	default:
-		for j, r := range s.p.rows {
-			if s.one {
-				f(int(r), 0)
-			} else {
-				f(int(r), s.p.at(j, r))
-			}
-		}
-	}
-}
-
-// scatterFixed merges fixed-width parts of width bytes per value.
-func scatterFixed(mem memory.Allocator, n int, t arrow.DataType, width int, srcs []mergeSrc) (arrow.Array, error) {
-	vals := newBuffer(mem, n*width)
-	defer vals.Release()
-	valid := newBitmap(mem, n)
-	defer valid.Release()
-	for _, s := range srcs {
-		switch width {
-		case 1:
-			scatterTyped[uint8](vals.Bytes(), valid.Bytes(), n, s)
-		case 2:
-			scatterTyped[uint16](vals.Bytes(), valid.Bytes(), n, s)
-		case 4:
-			scatterTyped[uint32](vals.Bytes(), valid.Bytes(), n, s)
-		case 8:
-			scatterTyped[uint64](vals.Bytes(), valid.Bytes(), n, s)
-		case 16:
-			scatterTyped[[2]uint64](vals.Bytes(), valid.Bytes(), n, s)
-		case 32:
-			scatterTyped[[4]uint64](vals.Bytes(), valid.Bytes(), n, s)
-		default:
-			return nil, fmt.Errorf("eval: cannot merge values of Arrow type %s", t)
-		}
-	}
-	nulls := n - bitutil.CountSetBits(valid.Bytes(), 0, n)
-	bufs := []*memory.Buffer{valid, vals}
-	if nulls == 0 {
-		bufs[0] = nil
-	}
-	d := array.NewData(t, n, bufs, nil, nulls, 0)
-	defer d.Release()
-	return array.MakeFromData(d), nil
-}
-
-// scatterTyped writes the values of one part, of Go type T, into out and
-// their validity into valid (later parts overwrite earlier ones).
-func scatterTyped[T any](outBytes, valid []byte, n int, s mergeSrc) {
-	out := reinterpret[T](outBytes)
-	d := s.arr.Data()
-	src := reinterpret[T](bufferBytes(d, 1))
-	off := d.Offset()
-	sv := validityOf(d)
-	put := func(r, i int) {
-		if sv.valid(i) {
-			out[r] = src[off+i]
-			bitutil.SetBit(valid, r)
-		} else {
-			bitutil.ClearBit(valid, r)
-		}
-	}
-	switch {
-	case s.p.rows == nil && !s.one:
-		for r := range n {
-			put(r, r)
-		}
-	case s.p.rows == nil:
-		for r := range n {
-			put(r, 0)
-		}
-	case s.one:
-		for _, r := range s.p.rows {
-			put(int(r), 0)
-		}
-	case s.p.full:
-		for _, r := range s.p.rows {
-			put(int(r), int(r))
-		}
-	default:
-		for j, r := range s.p.rows {
-			put(int(r), j)
-		}
-	}
-}
-
 // concatGather merges parts of any type: their arrays concatenated, then
 // gathered in row order.
-func (ev *evaluator) concatGather(n int, t dtype.DType, srcs []mergeSrc) (arrow.Array, error) {
+func (ev *evaluator) concatGather(n int, t dtype.DType, srcs []kernels.ScatterSrc) (arrow.Array, error) {
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = -1
@@ -372,9 +271,9 @@ func (ev *evaluator) concatGather(n int, t dtype.DType, srcs []mergeSrc) (arrow.
 	arrs := make([]arrow.Array, len(srcs))
 	base := 0
 	for k, s := range srcs {
-		s.each(n, func(r, i int) { pos[r] = int32(base + i) })
-		arrs[k] = s.arr
-		base += s.arr.Len()
+		s.Each(n, func(r, i int) { pos[r] = int32(base + i) })
+		arrs[k] = s.Arr
+		base += s.Arr.Len()
 	}
 	src := arrs[0]
 	if len(arrs) > 1 {
@@ -425,9 +324,9 @@ func splitTrue(p part, r rows) (taken, rest rows) {
 		// All rows: walk the set bits of values AND validity word by word.
 		n := r.n
 		words := make([]byte, bitutil.BytesForBits(int64(n)))
-		bitutil.CopyBitmap(bufferBytes(ad, 1), ad.Offset(), n, words, 0)
-		if nullCount(ad) > 0 {
-			bitutil.BitmapAnd(words, bufferBytes(ad, 0), 0, int64(ad.Offset()), words, 0, int64(n))
+		bitutil.CopyBitmap(kernels.BufferBytes(ad, 1), ad.Offset(), n, words, 0)
+		if kernels.NullCount(ad) > 0 {
+			bitutil.BitmapAnd(words, kernels.BufferBytes(ad, 0), 0, int64(ad.Offset()), words, 0, int64(n))
 		}
 		k := bitutil.CountSetBits(words, 0, n)
 		t := make([]int32, 0, k)
@@ -448,15 +347,15 @@ func splitTrue(p part, r rows) (taken, rest rows) {
 		}
 		return rowsOf(t, r), rowsOf(o, r)
 	}
-	vals := bufferBytes(ad, 1)
-	valid := validityOf(ad)
+	vals := kernels.BufferBytes(ad, 1)
+	valid := kernels.RowValidityOf(ad)
 	off := ad.Offset()
 	t := make([]int32, 0, r.n)
 	o := make([]int32, 0, r.n/8)
 	for j := range r.n {
 		row := r.row(j)
 		i := p.at(j, row)
-		if valid.valid(i) && bitutil.BitIsSet(vals, off+i) {
+		if valid.Valid(i) && bitutil.BitIsSet(vals, off+i) {
 			t = append(t, row)
 		} else {
 			o = append(o, row)
@@ -473,11 +372,11 @@ func nullRows(p part, r rows) rows {
 		}
 		return rows{}
 	}
-	valid := validityOf(p.d.Array().Data())
+	valid := kernels.RowValidityOf(p.d.Array().Data())
 	var out []int32
 	for j := range r.n {
 		row := r.row(j)
-		if !valid.valid(p.at(j, row)) {
+		if !valid.Valid(p.at(j, row)) {
 			out = append(out, row)
 		}
 	}

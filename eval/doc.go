@@ -59,13 +59,14 @@
 // A branch runs in one of two ways. Over a subset: the evaluator gathers,
 // on first use and one struct field at a time, only the columns and
 // variables the branch reads, evaluates the branch over those rows and
-// scatters the results back into place. Or masked, when the branch takes a
-// large share of the rows and cannot fail on null input (each fallible
-// call in it propagates nulls and reads a value that is null on the other
-// rows, and it holds no CASE, coalesce or lambda of its own): the branch
-// runs over all rows with $ and the variables made null outside its rows,
-// which costs a validity bitmap per column read instead of a copy. Either
-// way a row the branch does not take is never computed, so it cannot fail.
+// scatters the results back into place (kernels.Scatter). Or masked, when
+// the branch takes a large share of the rows and cannot fail on null input
+// (each fallible call in it propagates nulls and reads a value that is
+// null on the other rows, and it holds no CASE, coalesce or lambda of its
+// own): the branch runs over all rows with $ and the variables made null
+// outside its rows, which costs a validity bitmap per column read instead
+// of a copy. Either way a row the branch does not take is never computed,
+// so it cannot fail.
 //
 // # Filtering
 //

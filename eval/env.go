@@ -10,6 +10,7 @@ import (
 
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -232,7 +233,7 @@ func structField(mem memory.Allocator, d datum.Datum, name string, t dtype.DType
 	}
 	// Mask the struct's null rows.
 	sd := st.Data()
-	return datum.FromArray(maskArray(mem, child, bufferBytes(sd, 0), sd.Offset()), t), nil
+	return datum.FromArray(maskArray(mem, child, kernels.BufferBytes(sd, 0), sd.Offset()), t), nil
 }
 
 // maskArray is arr (its buffers shared) with the rows where the bitmap
@@ -245,9 +246,9 @@ func maskArray(mem memory.Allocator, arr arrow.Array, bits []byte, bitsOff int) 
 		return arr
 	}
 	off, n := cd.Offset(), cd.Len()
-	bm := newBitmap(mem, off+n)
+	bm := kernels.ZeroedBitmap(mem, off+n)
 	defer bm.Release()
-	if cv := bufferBytes(cd, 0); cv != nil && nullCount(cd) > 0 {
+	if cv := kernels.BufferBytes(cd, 0); cv != nil && kernels.NullCount(cd) > 0 {
 		bitutil.BitmapAnd(bits, cv, int64(bitsOff), int64(off), bm.Bytes(), int64(off), int64(n))
 	} else {
 		bitutil.CopyBitmap(bits, bitsOff, n, bm.Bytes(), off)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/internal/kernels"
 )
 
 // Filter keeps the rows of rec where pred is true (null counts as false).
@@ -133,10 +134,10 @@ func (s *survivors) and(d datum.Datum) {
 		return
 	}
 	ad := d.Array().Data()
-	vals, off := bufferBytes(ad, 1), ad.Offset()
+	vals, off := kernels.BufferBytes(ad, 1), ad.Offset()
 	var valid []byte
-	if nullCount(ad) > 0 {
-		valid = bufferBytes(ad, 0)
+	if kernels.NullCount(ad) > 0 {
+		valid = kernels.BufferBytes(ad, 0)
 	}
 	if s.sparse {
 		kept := s.list[:0]
@@ -191,10 +192,10 @@ func keepTrue(p part, list []int32) []int32 {
 		return list[:0]
 	}
 	ad := p.d.Array().Data()
-	vals, off := bufferBytes(ad, 1), ad.Offset()
+	vals, off := kernels.BufferBytes(ad, 1), ad.Offset()
 	var valid []byte
-	if nullCount(ad) > 0 {
-		valid = bufferBytes(ad, 0)
+	if kernels.NullCount(ad) > 0 {
+		valid = kernels.BufferBytes(ad, 0)
 	}
 	k := 0
 	for j, r := range list {

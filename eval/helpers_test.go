@@ -16,6 +16,7 @@ import (
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/kernels"
 )
 
 // Test helpers: checked allocators, arrays from JSON, bound trees from
@@ -76,11 +77,11 @@ func listArray(t testing.TB, mem memory.Allocator, elem, valuesJSON string, offs
 	values := fromJSON(t, mem, elem, valuesJSON)
 	defer values.Release()
 	n := len(offsets) - 1
-	offs := newBuffer(mem, 4*len(offsets))
+	offs := kernels.ZeroedBuffer(mem, 4*len(offsets))
 	defer offs.Release()
-	copy(int32s(offs.Bytes()), offsets)
+	copy(kernels.Reinterpret[int32](offs.Bytes()), offsets)
 	validity, nulls := bitmapOf(mem, valid)
-	defer releaseBuffer(validity)
+	defer kernels.ReleaseBuffer(validity)
 	lt := arrow.ListOfField(arrow.Field{Name: "item", Type: values.DataType(), Nullable: true})
 	d := array.NewData(lt, n, []*memory.Buffer{validity, offs}, []arrow.ArrayData{values.Data()}, nulls, 0)
 	defer d.Release()
@@ -94,7 +95,7 @@ func fslArray(t testing.TB, mem memory.Allocator, elem, valuesJSON string, size 
 	values := fromJSON(t, mem, elem, valuesJSON)
 	defer values.Release()
 	validity, nulls := bitmapOf(mem, valid)
-	defer releaseBuffer(validity)
+	defer kernels.ReleaseBuffer(validity)
 	lt := arrow.FixedSizeListOfField(int32(size), arrow.Field{Name: "item", Type: values.DataType(), Nullable: true})
 	d := array.NewData(lt, len(valid), []*memory.Buffer{validity}, []arrow.ArrayData{values.Data()}, nulls, 0)
 	defer d.Release()
@@ -113,7 +114,7 @@ func structOf(t testing.TB, names []string, cols ...arrow.Array) arrow.Array {
 
 func bitmapOf(mem memory.Allocator, valid []bool) (*memory.Buffer, int) {
 	nulls := 0
-	buf := newBitmap(mem, len(valid))
+	buf := kernels.ZeroedBitmap(mem, len(valid))
 	for i, v := range valid {
 		if v {
 			bitutil.SetBit(buf.Bytes(), i)

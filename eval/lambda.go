@@ -138,7 +138,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	var src []int32 // a list's offsets
 	switch t := d.DataType().(type) {
 	case *arrow.ListType:
-		src = int32Values(d, 1)
+		src = kernels.Reinterpret[int32](kernels.BufferBytes(d, 1))
 		if len(src) < off+n+1 {
 			return fl, fmt.Errorf("eval: list array with %d offsets for %d rows", len(src), off+n)
 		}
@@ -152,11 +152,11 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	default:
 		return fl, fmt.Errorf("eval: a list function over an array of Arrow type %s", d.DataType())
 	}
-	valid := validityOf(d)
+	valid := kernels.RowValidityOf(d)
 	if start < 0 || end < start || end > child.Len() {
 		return fl, fmt.Errorf("eval: list array addresses elements %d to %d of a child of %d", start, end, child.Len())
 	}
-	switch allValid := valid.bits == nil && !valid.all; {
+	switch allValid := valid.AllValid(); {
 	case allValid && fl.size >= 0: // the common cases, without a call per row
 		for r := range n {
 			fl.offs[r+1] = int32((r + 1) * fl.size)
@@ -175,7 +175,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 			if s < start || e < s || e > end {
 				return fl, fmt.Errorf("eval: list array row %d has offsets %d to %d", r, s, e)
 			}
-			if valid.valid(r) {
+			if valid.Valid(r) {
 				fl.offs[r+1] = fl.offs[r] + int32(e-s)
 			} else {
 				fl.offs[r+1] = fl.offs[r]
@@ -193,7 +193,7 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	}
 	idx := make([]int32, 0, fl.offs[n])
 	for r := range n {
-		if !valid.valid(r) {
+		if !valid.Valid(r) {
 			continue
 		}
 		s, e := ranges(r)
@@ -220,8 +220,8 @@ func (ev *evaluator) buildTransform(xs arrow.Array, fl flatList, res datum.Datum
 	}
 	defer values.Release()
 	n := xs.Len()
-	validity, nulls := copyValidity(ev.mem, xs.Data())
-	defer releaseBuffer(validity)
+	validity, nulls := kernels.CopyValidity(ev.mem, xs.Data())
+	defer kernels.ReleaseBuffer(validity)
 	if fl.size >= 0 {
 		// A fixed-size list keeps size slots per row, null rows included.
 		child := values
@@ -298,8 +298,8 @@ func (ev *evaluator) buildFilter(xs arrow.Array, fl flatList, res datum.Datum, t
 		return nil, err
 	}
 	defer values.Release()
-	validity, nulls := copyValidity(ev.mem, xs.Data())
-	defer releaseBuffer(validity)
+	validity, nulls := kernels.CopyValidity(ev.mem, xs.Data())
+	defer kernels.ReleaseBuffer(validity)
 	offs := offsetsBuffer(ev.mem, newOffs)
 	defer offs.Release()
 	d := array.NewData(want, n, []*memory.Buffer{validity, offs}, []arrow.ArrayData{values.Data()}, nulls, 0)
@@ -312,16 +312,16 @@ func (ev *evaluator) buildFilter(xs arrow.Array, fl flatList, res datum.Datum, t
 // list). A null list gives null.
 func (ev *evaluator) buildQuantifier(xs arrow.Array, fl flatList, res datum.Datum, isAll bool) (arrow.Array, error) {
 	n := xs.Len()
-	xv := validityOf(xs.Data())
+	xv := kernels.RowValidityOf(xs.Data())
 	pred := newBoolReader(res)
-	vals := newBitmap(ev.mem, n)
+	vals := kernels.ZeroedBitmap(ev.mem, n)
 	defer vals.Release()
-	valid := newBitmap(ev.mem, n)
+	valid := kernels.ZeroedBitmap(ev.mem, n)
 	defer valid.Release()
 	vb, nb := vals.Bytes(), valid.Bytes()
 	nulls := 0
 	for r := range n {
-		if !xv.valid(r) {
+		if !xv.Valid(r) {
 			nulls++
 			continue
 		}
@@ -373,9 +373,9 @@ func newBoolReader(d datum.Datum) boolReader {
 		return boolReader{isScalar: true, sv: v, sok: ok}
 	}
 	ad := d.Array().Data()
-	r := boolReader{vals: bufferBytes(ad, 1), off: ad.Offset()}
-	if nullCount(ad) > 0 {
-		r.valid = bufferBytes(ad, 0)
+	r := boolReader{vals: kernels.BufferBytes(ad, 1), off: ad.Offset()}
+	if kernels.NullCount(ad) > 0 {
+		r.valid = kernels.BufferBytes(ad, 0)
 	}
 	return r
 }
@@ -392,8 +392,8 @@ func (r boolReader) at(i int) (v, ok bool) {
 }
 
 func offsetsBuffer(mem memory.Allocator, offs []int32) *memory.Buffer {
-	buf := allocBuffer(mem, 4*len(offs)) // the copy writes every byte
-	copy(int32s(buf.Bytes()), offs)
+	buf := kernels.AllocBuffer(mem, 4*len(offs)) // the copy writes every byte
+	copy(kernels.Reinterpret[int32](buf.Bytes()), offs)
 	return buf
 }
 

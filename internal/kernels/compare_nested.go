@@ -151,19 +151,11 @@ func valuesEqual(a, b arrow.Array) (rowEqual, error) {
 	if w == 0 || len(a.Data().Buffers()) < 2 || len(b.Data().Buffers()) < 2 {
 		return nil, fmt.Errorf("no equality for %s", a.DataType())
 	}
-	ab, bb := bufferBytes(a), bufferBytes(b)
+	ab, bb := BufferBytes(a.Data(), 1), BufferBytes(b.Data(), 1)
 	oa, ob := a.Data().Offset(), b.Data().Offset()
 	return func(i, j int) bool {
 		return bytes.Equal(ab[(oa+i)*w:(oa+i+1)*w], bb[(ob+j)*w:(ob+j+1)*w])
 	}, nil
-}
-
-// bufferBytes is the value buffer of a fixed-width array (nil when empty).
-func bufferBytes(a arrow.Array) []byte {
-	if b := a.Data().Buffers()[1]; b != nil {
-		return b.Bytes()
-	}
-	return nil
 }
 
 // sameFloat is IS NOT DISTINCT FROM on two non-null floats.

@@ -13,6 +13,13 @@
 // buffers and validity row by row and allocate buffers (buffers.go) are
 // the module's one set, shared with eval.
 //
+// Package eval moves rows between arrays with this package too: Gather
+// takes rows by position (filters, CASE branches, lambdas) and Scatter
+// merges the values CASE branches and coalesce arguments computed for
+// their own rows back into one array. The helpers that read an array's
+// buffers and validity row by row and allocate buffers (buffers.go) are
+// the module's one set, shared with eval.
+//
 // # Values
 //
 // A kernel receives datums (package datum): an Arrow array, possibly sliced
@@ -90,14 +97,10 @@
 //
 // On amd64 the hottest loops have SIMD kernels (simd_amd64.s): the
 // comparisons of every integer width, f32 and f64 with a scalar or a
-// column into a bitmap, and checked addition and subtraction of every
-// integer width (overflow flagged per lane and tested once per call; the
-// failing row is still found by the portable rescan, so errors are the
-// same). Each kernel does the whole blocks it can (64 rows for a
-// comparison, four vectors for arithmetic) and returns how far it got; the
-// portable Go loop does the rest, so the kernels never read or write past
-// their slices and the portable loop stays the definition of every
-// result. The choice is made
+// column into a bitmap. Each kernel does the whole blocks it can (64 rows
+// for a comparison) and returns how far it got; the portable Go loop does
+// the rest, so the kernels never read or write past their slices and the
+// portable loop stays the definition of every result. The choice is made
 // once, at start-up, from golang.org/x/sys/cpu: AVX-512 (F and BW) where
 // present, else AVX2, else the portable loops, which are also what every
 // other architecture and the purego build tag get. Setting the

@@ -36,14 +36,14 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 		return array.NewData(t, n, []*memory.Buffer{nil}, nil, n, 0), nil
 	}
 	validity, nulls := gatherValidity(mem, d, idx)
-	defer releaseIfAny(validity)
+	defer ReleaseBuffer(validity)
 	off := d.Offset()
 
 	switch t.ID() {
 	case arrow.BOOL:
-		vals := zeroedBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+		vals := ZeroedBuffer(mem, int(bitutil.BytesForBits(int64(n))))
 		defer vals.Release()
-		src := dataBuffer(d, 1)
+		src := BufferBytes(d, 1)
 		out := vals.Bytes()
 		for i, j := range idx {
 			if j >= 0 && bitutil.BitIsSet(src, off+int(j)) {
@@ -62,16 +62,16 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 		return array.NewData(t, n, []*memory.Buffer{validity, offs, data}, nil, nulls, 0), nil
 
 	case arrow.LIST:
-		srcValid := rowValidityOf(d)
-		srcOffs := reinterpret[int32](dataBuffer(d, 1))
-		offs := rawBuffer(mem, 4*(n+1)) // every offset is written
+		srcValid := RowValidityOf(d)
+		srcOffs := Reinterpret[int32](BufferBytes(d, 1))
+		offs := AllocBuffer(mem, 4*(n+1)) // every offset is written
 		defer offs.Release()
-		out := reinterpret[int32](offs.Bytes())
+		out := Reinterpret[int32](offs.Bytes())
 		var child []int32
 		total := 0
 		for i, j := range idx {
 			out[i] = int32(total)
-			if j < 0 || !srcValid.valid(int(j)) {
+			if j < 0 || !srcValid.Valid(int(j)) {
 				continue
 			}
 			s, e := srcOffs[off+int(j)], srcOffs[off+int(j)+1]
@@ -93,10 +93,10 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 
 	case arrow.FIXED_SIZE_LIST:
 		size := int(t.(*arrow.FixedSizeListType).Len())
-		srcValid := rowValidityOf(d)
+		srcValid := RowValidityOf(d)
 		child := make([]int32, 0, n*size)
 		for _, j := range idx {
-			if j < 0 || !srcValid.valid(int(j)) {
+			if j < 0 || !srcValid.Valid(int(j)) {
 				for range size {
 					child = append(child, -1)
 				}
@@ -173,9 +173,9 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 // its buffer is not zeroed first.
 func gatherFixed[T any](mem memory.Allocator, d arrow.ArrayData, idx []int32) *memory.Buffer {
 	var zero T
-	buf := rawBuffer(mem, int(unsafe.Sizeof(zero))*len(idx))
-	out := reinterpret[T](buf.Bytes())[:len(idx)]
-	src := reinterpret[T](dataBuffer(d, 1))
+	buf := AllocBuffer(mem, int(unsafe.Sizeof(zero))*len(idx))
+	out := Reinterpret[T](buf.Bytes())[:len(idx)]
+	src := Reinterpret[T](BufferBytes(d, 1))
 	if len(src) > 0 {
 		src = src[d.Offset():]
 	}
@@ -203,8 +203,8 @@ func gatherFixed[T any](mem memory.Allocator, d arrow.ArrayData, idx []int32) *m
 func gatherBinary(mem memory.Allocator, d arrow.ArrayData, idx []int32) (offs, data *memory.Buffer, err error) {
 	n := len(idx)
 	off := d.Offset()
-	srcOffs := reinterpret[int32](dataBuffer(d, 1))
-	srcData := dataBuffer(d, 2)
+	srcOffs := Reinterpret[int32](BufferBytes(d, 1))
+	srcData := BufferBytes(d, 2)
 	total := 0
 	for _, j := range idx {
 		if j >= 0 {
@@ -216,9 +216,9 @@ func gatherBinary(mem memory.Allocator, d arrow.ArrayData, idx []int32) (offs, d
 	}
 	// Every offset and every byte of data (total is the sum of the copied
 	// lengths) is written below.
-	offs = rawBuffer(mem, 4*(n+1))
-	data = rawBuffer(mem, total)
-	o := reinterpret[int32](offs.Bytes())
+	offs = AllocBuffer(mem, 4*(n+1))
+	data = AllocBuffer(mem, total)
+	o := Reinterpret[int32](offs.Bytes())
 	out := data.Bytes()
 	pos := 0
 	for i, j := range idx {
@@ -236,8 +236,8 @@ func gatherBinary(mem memory.Allocator, d arrow.ArrayData, idx []int32) (offs, d
 // null count; the bitmap is nil when no row is null.
 func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memory.Buffer, int) {
 	var src []byte
-	if dataNullCount(d) > 0 {
-		src = dataBuffer(d, 0)
+	if NullCount(d) > 0 {
+		src = BufferBytes(d, 0)
 	}
 	if src == nil {
 		neg := false
@@ -251,7 +251,7 @@ func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memo
 			return nil, 0
 		}
 	}
-	buf := zeroedBuffer(mem, int(bitutil.BytesForBits(int64(len(idx)))))
+	buf := ZeroedBuffer(mem, int(bitutil.BytesForBits(int64(len(idx)))))
 	out := buf.Bytes()
 	off := d.Offset()
 	nulls := 0
@@ -267,69 +267,4 @@ func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memo
 		return nil, 0
 	}
 	return buf, nulls
-}
-
-// dataNullCount is the number of null rows of d. ArrayData may hold an
-// unknown (negative) count, as slices do; it is then counted.
-func dataNullCount(d arrow.ArrayData) int {
-	if n := d.NullN(); n >= 0 {
-		return n
-	}
-	if d.DataType().ID() == arrow.NULL {
-		return d.Len()
-	}
-	bm := dataBuffer(d, 0)
-	if bm == nil {
-		return 0
-	}
-	return d.Len() - bitutil.CountSetBits(bm, d.Offset(), d.Len())
-}
-
-// rowValidity reads the validity of an array's rows.
-type rowValidity struct {
-	bits []byte // nil when every row is valid
-	off  int
-}
-
-func rowValidityOf(d arrow.ArrayData) rowValidity {
-	if dataNullCount(d) == 0 {
-		return rowValidity{}
-	}
-	return rowValidity{bits: dataBuffer(d, 0), off: d.Offset()}
-}
-
-// valid reports whether logical row i is not null.
-func (v rowValidity) valid(i int) bool {
-	return v.bits == nil || bitutil.BitIsSet(v.bits, v.off+i)
-}
-
-// dataBuffer is buffer i of d, or nil when it is absent.
-func dataBuffer(d arrow.ArrayData, i int) []byte {
-	bufs := d.Buffers()
-	if i >= len(bufs) || bufs[i] == nil {
-		return nil
-	}
-	return bufs[i].Bytes()
-}
-
-// rawBuffer is a buffer of n bytes from mem, not cleared: a
-// memory.Allocator does not promise zeroed memory, so it is for callers
-// that write every byte.
-func rawBuffer(mem memory.Allocator, n int) *memory.Buffer {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n)
-	return buf
-}
-
-// zeroedBuffer is a buffer of n zero bytes from mem.
-func zeroedBuffer(mem memory.Allocator, n int) *memory.Buffer {
-	buf := rawBuffer(mem, n)
-	clear(buf.Bytes())
-	return buf
-}
-
-func releaseIfAny(b *memory.Buffer) {
-	if b != nil {
-		b.Release()
-	}
 }

@@ -346,12 +346,3 @@ func signedAt[T int8 | int16 | int32 | int64](v []T) func(int) int64 {
 func unsignedAt[T uint8 | uint16 | uint32 | uint64](v []T) func(int) int64 {
 	return func(i int) int64 { return int64(min(uint64(v[i]), math.MaxInt64)) }
 }
-
-// reinterpret views b as a slice of T (its length rounded down).
-func reinterpret[T any](b []byte) []T {
-	var z T
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
-}
