@@ -13,13 +13,6 @@
 // buffers and validity row by row and allocate buffers (buffers.go) are
 // the module's one set, shared with eval.
 //
-// Package eval moves rows between arrays with this package too: Gather
-// takes rows by position (filters, CASE branches, lambdas) and Scatter
-// merges the values CASE branches and coalesce arguments computed for
-// their own rows back into one array. The helpers that read an array's
-// buffers and validity row by row and allocate buffers (buffers.go) are
-// the module's one set, shared with eval.
-//
 // # Values
 //
 // A kernel receives datums (package datum): an Arrow array, possibly sliced
