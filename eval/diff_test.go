@@ -104,14 +104,14 @@ func TestDifferential(t *testing.T) {
 			small := checkDifferentialMode(memory.NewGoAllocator(), sb, sin, mode)
 			sin.Release()
 			t.Errorf("seed %d (-eval.seed=%d, iteration %d, %s): %s\nexpression: %s\nshrunk to a regression case:\n\t{name: \"?\", expr: %q, data: %q},",
-				seed, *flagSeed, it, mode, firstLine(small.mismatch), shorten(b.String()), sb.String(), small.data)
+				seed, *flagSeed, it, mode, firstLine(small.mismatch), expr.Shorten(b.String()), sb.String(), small.data)
 			if failures >= 10 {
 				t.Fatal("stopping after 10 failures")
 			}
 		}
 		input.Release()
 		if mem.CurrentAlloc() != 0 {
-			t.Errorf("seed %d: %d bytes leaked evaluating %s", seed, mem.CurrentAlloc(), shorten(b.String()))
+			t.Errorf("seed %d: %d bytes leaked evaluating %s", seed, mem.CurrentAlloc(), expr.Shorten(b.String()))
 		}
 	}
 	t.Logf("%d expressions: %d evaluated, %d failed on both sides (%s)", *flagIterations, stats.ok, stats.failed, stats.sentinels())

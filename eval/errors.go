@@ -39,18 +39,9 @@ func callError(e *env, b *expr.Bound, rows int, err error) error {
 		if ee.Row >= 0 && ee.Row < rows {
 			row = e.origRow(ee.Row)
 		}
-		return &Error{Expr: shorten(b.String()), Row: row, Err: &fn.EvalError{Fn: ee.Fn, Row: row, Err: ee.Err}}
+		return &Error{Expr: expr.Shorten(b.String()), Row: row, Err: &fn.EvalError{Fn: ee.Fn, Row: row, Err: ee.Err}}
 	}
-	return &Error{Expr: shorten(b.String()), Row: -1, Err: err}
-}
-
-func shorten(s string) string {
-	const max = 120
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max/2]) + " … " + string(r[len(r)-max/2:])
+	return &Error{Expr: expr.Shorten(b.String()), Row: -1, Err: err}
 }
 
 func noKernel(f fn.Function) error { return fmt.Errorf("eval: %w for %s", ErrNoKernel, f.ID()) }

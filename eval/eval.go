@@ -360,13 +360,13 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 	}
 	if out.Len() != rows {
 		out.Release()
-		return datum.Datum{}, &Error{Expr: shorten(b.String()), Row: -1,
+		return datum.Datum{}, &Error{Expr: expr.Shorten(b.String()), Row: -1,
 			Err: fmt.Errorf("kernel %s returned %d rows for %d", b.Fn().ID(), out.Len(), rows)}
 	}
 	if !out.IsScalar() && !holdsType(out.Array().DataType(), b.DType()) {
 		got := out.Array().DataType()
 		out.Release()
-		return datum.Datum{}, &Error{Expr: shorten(b.String()), Row: -1,
+		return datum.Datum{}, &Error{Expr: expr.Shorten(b.String()), Row: -1,
 			Err: fmt.Errorf("kernel %s returned an array of Arrow type %s for %s", b.Fn().ID(), got, b.DType())}
 	}
 	if !allScalar {

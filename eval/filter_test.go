@@ -141,7 +141,7 @@ func TestFilterDifferential(t *testing.T) {
 		input.Release()
 		pred := g.filterPredicate(1 + g.intn(5))
 		if err := checkFilter(mem, pred, rec); err != nil {
-			t.Errorf("seed %d (-eval.seed=%d, iteration %d), %d rows: %v\npredicate: %s", seed, *flagSeed, it, n, err, shorten(pred.String()))
+			t.Errorf("seed %d (-eval.seed=%d, iteration %d), %d rows: %v\npredicate: %s", seed, *flagSeed, it, n, err, expr.Shorten(pred.String()))
 		}
 		if _, err := filterReference(mem, pred, rec); err != nil {
 			failed++

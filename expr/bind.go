@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/fn"
@@ -46,36 +45,6 @@ type typeError struct{ err error }
 func (t typeError) Error() string { return t.err.Error() }
 func (t typeError) Unwrap() []error {
 	return []error{ErrType, t.err}
-}
-
-// Shorten keeps the text of a huge expression readable in an error message:
-// its start and end around an ellipsis, cut at character boundaries.
-func Shorten(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	head, tail := max/2, len(s)-max/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + " … " + s[tail:]
-}
-
-// Abbreviate is Shorten followed, when it cut s, by how many characters it
-// left out: "a + … + b (1 234 of 1 354 characters left out)". Explain and the
-// optimizer's trace print long trees with it.
-func Abbreviate(s string) string {
-	short := Shorten(s)
-	if len(short) == len(s) {
-		return s
-	}
-	total := utf8.RuneCountInString(s)
-	kept := utf8.RuneCountInString(short) - utf8.RuneCountInString(" … ")
-	return fmt.Sprintf("%s (%d of %d characters left out)", short, total-kept, total)
 }
 
 // Bind type-checks e against scope in one walk and returns the bound tree

@@ -52,12 +52,3 @@ func unsupported(format string, a ...any) error {
 func invalid(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
 }
-
-// shorten keeps node texts in error messages readable.
-func shorten(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	return s[:max/2] + " … " + s[len(s)-max/2:]
-}

@@ -207,7 +207,7 @@ func (x *exporter) fail(b *expr.Bound, path *where, err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Op: "export", Path: path.String(), Node: shorten(b.String()), Err: err}
+	return &Error{Op: "export", Path: path.String(), Node: expr.Shorten(b.String()), Err: err}
 }
 
 // node exports b, found at path.
