@@ -12,6 +12,7 @@ import (
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/levenshtein"
 )
 
 // Schema is an Arrow schema as colexpr types it: the root struct of the
@@ -191,7 +192,7 @@ func closest(name string, names []string) []string {
 	var cs []cand
 	for i, n := range names {
 		ln := strings.ToLower(n)
-		d := editDistance(lname, ln)
+		d := levenshtein.Distance(lname, ln)
 		prefix := len(lname) >= 3 && len(ln) >= 3 && (strings.HasPrefix(ln, lname) || strings.HasPrefix(lname, ln))
 		if d <= limit || prefix {
 			cs = append(cs, cand{n, d, i})
@@ -203,26 +204,4 @@ func closest(name string, names []string) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in characters.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/colexpr/colexpr/internal/levenshtein"
 )
 
 // Error is a syntax error: where it is and what was expected there.
@@ -170,7 +172,7 @@ func suggest(name string, candidates []string) []string {
 			continue // and, or, not: callable only quoted, never what was meant
 		}
 		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
+		d := levenshtein.Distance(lname, lc)
 		if d <= limit || (len(lname) >= 3 && (strings.HasPrefix(lc, lname) || strings.HasPrefix(lname, lc) && len(lc) >= 3)) {
 			out = append(out, scored{c, d})
 		}
@@ -186,25 +188,4 @@ func suggest(name string, candidates []string) []string {
 		names = append(names, out[i].name)
 	}
 	return names
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
