@@ -222,3 +222,35 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetQueryReleasesMemory runs queries over datasets into output
+// files with a checked allocator: every buffer is released, also when the
+// query fails after rows were written.
+func TestDatasetQueryReleasesMemory(t *testing.T) {
+	dir, _ := fixtureFiles(t)
+	out := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		o      queryOptions
+		failed bool
+	}{
+		{"union to parquet", queryOptions{files: []string{filepath.Join(dir, "three")}, format: "parquet", output: filepath.Join(out, "a.parquet")}, false},
+		{"hive to feather", queryOptions{files: []string{filepath.Join(dir, "hive")}, where: "month > 4 AND amount > 0", format: "feather", output: filepath.Join(out, "b.arrow")}, false},
+		{"hive to jsonl", queryOptions{files: []string{filepath.Join(dir, "hive", "**", "*.parquet")}, selects: "amount * 2 AS a2, year", format: "jsonl", output: filepath.Join(out, "c.jsonl")}, false},
+		{"error mid-write", queryOptions{files: []string{filepath.Join(dir, "three")}, selects: "CAST(id AS i32)", format: "parquet", output: filepath.Join(out, "d.parquet")}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			c.o.threads, c.o.batchSize, c.o.limit = 2, 1, -1
+			var stderr bytes.Buffer
+			err := query(&env{stdout: &bytes.Buffer{}, stderr: &stderr}, mem, c.o)
+			if (err != nil) != c.failed {
+				t.Fatalf("error %v, want failure %v", err, c.failed)
+			}
+			if _, statErr := os.Stat(c.o.output); (statErr == nil) == c.failed {
+				t.Errorf("the output file exists: %v, want %v", statErr == nil, !c.failed)
+			}
+		})
+	}
+}
