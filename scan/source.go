@@ -134,6 +134,15 @@ func Open(mem memory.Allocator, path string) (*Source, error) {
 // file with o.
 func openSniffed(mem memory.Allocator, path string, o CSVOptions) (*Source, error) {
 	return openFile(mem, path, func(mem memory.Allocator, path string, f *os.File) (*Source, error) {
+		if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+			// A pipe (<(cat data.csv), /dev/stdin): read as it streams in.
+			src, err := OpenStream(mem, path, f, o)
+			if err != nil {
+				return nil, err
+			}
+			src.close = f.Close
+			return src, nil
+		}
 		head := make([]byte, sniffLen)
 		n, err := f.ReadAt(head, 0)
 		if err != nil && err != io.EOF {
