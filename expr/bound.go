@@ -267,31 +267,6 @@ func (b *Bound) Expr() Expr {
 // String is the canonical text of b.
 func (b *Bound) String() string { return Format(b.Expr()) }
 
-// Equal reports whether b and o are the same tree with the same dtypes.
-func (b *Bound) Equal(o *Bound) bool {
-	type pair struct{ a, b *Bound }
-	stack := []pair{{b, o}}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if p.a == p.b {
-			continue
-		}
-		x, y := p.a, p.b
-		if x == nil || y == nil || x.kind != y.kind || !x.dt.Equal(y.dt) || len(x.args) != len(y.args) || x.name != y.name ||
-			!equalStrings(x.params, y.params) {
-			return false
-		}
-		if x.kind == KindCall && !x.fn.Equal(y.fn) {
-			return false
-		}
-		for i := range x.args {
-			stack = append(stack, pair{x.args[i], y.args[i]})
-		}
-	}
-	return true
-}
-
 // Tree prints b one node per line, indented by depth, with the dtype of
 // every node: the form golden tests and explain use.
 //
