@@ -257,23 +257,6 @@ func setBits(bm []byte, n, count int) []int32 {
 	return out
 }
 
-// conjuncts splits b at its top-level ANDs, left to right: the order in
-// which evaluating b would evaluate them.
-func conjuncts(b *expr.Bound) []*expr.Bound {
-	var out []*expr.Bound
-	stack := []*expr.Bound{b}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Kind() == expr.KindCall && n.IsCall("and") && len(n.Args()) == 2 {
-			stack = append(stack, n.Arg(1), n.Arg(0))
-			continue
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // canFail reports whether evaluating b may raise an error on valid input:
 // whether any call in it, lambda bodies included, is Fallible.
 func canFail(b *expr.Bound) bool {

@@ -16,6 +16,7 @@ import (
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/partition"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -279,7 +280,7 @@ func TestConjuncts(t *testing.T) {
 		{"OR is one", expr.Or(cb, expr.And(cb, cb)), []string{"b OR b AND b"}, []bool{false}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			parts := conjuncts(mustBind(t, c.pred, rt))
+			parts := partition.Conjuncts(mustBind(t, c.pred, rt))
 			if len(parts) != len(c.parts) {
 				t.Fatalf("got %d conjuncts %v, want %v", len(parts), parts, c.parts)
 			}

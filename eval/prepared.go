@@ -10,6 +10,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/partition"
 )
 
 // Prepared is a bound tree checked once for evaluation: every call has a
@@ -40,7 +41,7 @@ func Prepare(b *expr.Bound) (*Prepared, error) {
 	}
 	p := &Prepared{b: b, a: a}
 	if b.DType().IsBool() {
-		p.conjuncts = conjuncts(b)
+		p.conjuncts = partition.Conjuncts(b)
 		p.fallible = make([]bool, len(p.conjuncts))
 		for i, c := range p.conjuncts {
 			p.fallible[i] = canFail(c)

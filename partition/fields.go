@@ -120,9 +120,10 @@ func cover(found []FieldPath) []FieldPath {
 }
 
 // Conjuncts splits a predicate into its top-level AND operands, left to
-// right: `a AND (b AND c) AND d` gives [a b c d]. A node that is not an AND
-// is its own single conjunct; nil has none. The walk is iterative, so chains
-// of any depth are fine.
+// right: `a AND (b AND c) AND d` gives [a b c d], the order in which
+// evaluating it evaluates them (eval's Filter runs them one at a time). A
+// node that is not an AND is its own single conjunct; nil has none. The
+// walk is iterative, so chains of any depth are fine.
 func Conjuncts(b *expr.Bound) []*expr.Bound {
 	if b == nil {
 		return nil
