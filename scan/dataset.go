@@ -208,6 +208,8 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 		from      string // the file the current type comes from
 		same      bool   // every file has arrowType
 		nullable  bool
+		dup       bool // a file has two columns of the name
+		seenIn    *member
 		origin    Origin
 	}
 	var cols []*column
@@ -231,6 +233,10 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 				typeName = t.String()
 			}
 			c := byName[f.Name]
+			if c != nil && c.seenIn == m {
+				c.dup = true // left out, as a file's own duplicates are
+				continue
+			}
 			if c == nil {
 				c = &column{name: f.Name, arrowType: f.Type, t: t, ok: err == nil, from: m.path, same: true, nullable: f.Nullable, origin: Origin{Name: f.Name}}
 				byName[f.Name] = c
@@ -254,6 +260,7 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 				}
 				c.nullable = c.nullable || f.Nullable
 			}
+			c.seenIn = m
 			c.origin.Files = append(c.origin.Files, m.path)
 			c.origin.Types = append(c.origin.Types, typeName)
 		}
@@ -266,6 +273,10 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 			f.Type = dtype.ToArrow(c.t)
 		}
 		fields = append(fields, f)
+		if c.dup {
+			// Twice: colexpr.NewSchema leaves the name out, with why.
+			fields = append(fields, f)
+		}
 		u.origins = append(u.origins, c.origin)
 	}
 	for _, h := range ds.hive {

@@ -162,6 +162,46 @@ func TestDatasetUnionByName(t *testing.T) {
 	}
 }
 
+// TestDatasetProgress checks the progress of a dataset's scan: by the bytes
+// of the files, and the file reached.
+func TestDatasetProgress(t *testing.T) {
+	dir := t.TempDir()
+	writeThreeFiles(t, dir)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	src, err := OpenDataset(mem, []string{dir}, DatasetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	plan, err := Compile(src, Query{}, Options{Threads: 1, BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := plan.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if !rr.Next() {
+		t.Fatal(rr.Err())
+	}
+	if read, total := rr.Files(); read < 1 || total != 3 {
+		t.Errorf("after the first batch: file %d of %d, want at least 1 of 3", read, total)
+	}
+	for rr.Next() {
+	}
+	if read, total := rr.Files(); read != 3 || total != 3 {
+		t.Errorf("at the end: file %d of %d, want 3 of 3", read, total)
+	}
+	if f := rr.Progress(); f != 1 {
+		t.Errorf("at the end: progress %v, want 1", f)
+	}
+	if read, _ := plan.Files(); len(read) != 3 {
+		t.Errorf("plan reads %v", read)
+	}
+}
+
 func TestDatasetRowGroupPruningAcrossTypes(t *testing.T) {
 	dir := t.TempDir()
 	writeThreeFiles(t, dir)
@@ -451,5 +491,50 @@ func TestSniffedWithoutExtension(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
 		}
+	}
+}
+
+// TestDatasetDuplicateColumn checks that a name a file has twice is left
+// out of the unified schema, as of the file's own, not read as null.
+func TestDatasetDuplicateColumn(t *testing.T) {
+	dir := t.TempDir()
+	writeThreeFiles(t, dir)
+	sc := arrow.NewSchema([]arrow.Field{field("name", utf8T), field("name", utf8T), field("id", i64)}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	b.Field(0).(*array.StringBuilder).Append("x")
+	b.Field(1).(*array.StringBuilder).Append("y")
+	b.Field(2).(*array.Int64Builder).Append(9)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(filepath.Join(dir, "dup.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	src, err := OpenDataset(mem, []string{filepath.Join(dir, "a.parquet"), filepath.Join(dir, "dup.arrow")}, DatasetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	got, _, err := query(t, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "id: int64\n1\n2\n9\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if why := src.Schema().LeftOut["name"]; why == "" {
+		t.Error("name is not left out")
 	}
 }
