@@ -369,7 +369,11 @@ func compileDataset(src *Source, q Query, o Options) (*Plan, error) {
 		}
 	}
 	schemaOf := read
-	if len(schemaOf) == 0 {
+	switch {
+	case compiledAgainstAll(q):
+		// A program is bound to the schema of every file.
+		schemaOf = ds.files
+	case len(schemaOf) == 0:
 		schemaOf = ds.files[:1]
 	}
 	var u *unified
@@ -402,6 +406,20 @@ func compileDataset(src *Source, q Query, o Options) (*Plan, error) {
 		return &datasetScan{plan: p, spec: spec}, nil
 	}
 	return p, nil
+}
+
+// compiledAgainstAll reports whether an expression of q is a program,
+// compiled against the source's Schema: that of every file.
+func compiledAgainstAll(q Query) bool {
+	if q.Where != nil && q.Where.Program != nil {
+		return true
+	}
+	for _, s := range q.Select {
+		if s.Program != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // view is a source of the unified schema u, whose scan the plan sets.

@@ -143,6 +143,7 @@ func TestDatasetUnionByName(t *testing.T) {
 		{"glob", []string{dir + "/*.parquet"}, "", "id: int64 | name: utf8 | score: float64\n1 | one | (null)\n2 | two | (null)\n3 | three | 0.5\n4000000000 | big | (null)\n5 | five | (null)\n"},
 		{"directory", []string{dir}, "id > 2", "id: int64 | name: utf8 | score: float64\n3 | three | 0.5\n4000000000 | big | (null)\n5 | five | (null)\n"},
 		{"files in order given", []string{dir + "/c.parquet", dir + "/a.parquet"}, "", "name: utf8 | id: int32\nfive | 5\none | 1\ntwo | 2\n"},
+		{"trailing **", []string{dir + "/**"}, "id > 4", "id: int64 | name: utf8 | score: float64\n4000000000 | big | (null)\n5 | five | (null)\n"},
 		{"missing column is null", []string{dir + "/?.parquet"}, "score IS NULL AND id < 3", "id: int64 | name: utf8 | score: float64\n1 | one | (null)\n2 | two | (null)\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -82,7 +82,8 @@
 //	src, err := scan.OpenDataset(mem, []string{"sales/**/*.parquet"}, scan.DatasetOptions{})
 //
 // An input is a file, a glob (*, ? and [...] within a name, ** for any
-// number of directories), a directory (every .parquet, .pq, .arrow,
+// number of directories; a trailing ** matches every file below), a
+// directory (every .parquet, .pq, .arrow,
 // .feather, .ipc, .arrows and .csv file below it, names beginning with .
 // or _ — _SUCCESS, .crc — left out), or "-" for DatasetOptions.Stdin. The
 // files are taken in the order of the inputs, a glob's or a directory's

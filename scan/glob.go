@@ -115,6 +115,13 @@ func expandGlob(pattern string) ([]string, error) {
 				return nil // not a directory, or unreadable: nothing matches
 			}
 			for _, e := range entries {
+				// A trailing ** matches every file below, as DuckDB's does.
+				if len(segs) == 1 && !e.IsDir() && !hiddenName(e.Name()) {
+					if p := filepath.Join(dir, e.Name()); !seen[p] {
+						seen[p] = true
+						files = append(files, p)
+					}
+				}
 				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 					if err := walk(filepath.Join(dir, e.Name()), segs); err != nil {
 						return err
