@@ -86,11 +86,12 @@ func Logic(mem memory.Allocator, or bool, l, r datum.Datum, ret dtype.DType) (da
 	nw := len(words)
 	if wa, wb, wva, wvb := a.Words(nw), b.Words(nw), va.Words(nw), vb.Words(nw); wa != nil && wb != nil && wva != nil && wvb != nil {
 		// Word-aligned inputs with nulls on both sides: the common case,
-		// without per-word offset arithmetic.
+		// without per-word offset arithmetic. The SIMD kernels (simd.go)
+		// take the whole blocks they can of the words before the last.
 		wb, wva, wvb, valid = wb[:nw], wva[:nw], wvb[:nw], valid[:nw]
-		ones := 0
-		for k, x := range wa[:nw-1] {
-			y, vx, vy := wb[k], wva[k], wvb[k]
+		done, ones := kleeneFast(or, words, valid, wa[:nw-1], wb, wva, wvb)
+		for k := done; k < nw-1; k++ {
+			x, y, vx, vy := wa[k], wb[k], wva[k], wvb[k]
 			v := vx&vy | vx&(x^flip) | vy&(y^flip)
 			valid[k] = v
 			ones += bits.OnesCount64(v)

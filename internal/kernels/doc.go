@@ -90,10 +90,15 @@
 //
 // On amd64 the hottest loops have SIMD kernels (simd_amd64.s): the
 // comparisons of every integer width, f32 and f64 with a scalar or a
-// column into a bitmap. Each kernel does the whole blocks it can (64 rows
-// for a comparison) and returns how far it got; the portable Go loop does
-// the rest, so the kernels never read or write past their slices and the
-// portable loop stays the definition of every result. The choice is made
+// column into a bitmap, and checked addition and subtraction of every
+// integer width (overflow flagged per lane and tested once per call; the
+// failing row is still found by the portable rescan, so errors are the
+// same), and Kleene AND and OR of word-aligned bitmaps with nulls on both
+// sides. Each kernel does the whole blocks it can (64 rows for a
+// comparison, four vectors for arithmetic) and returns how far it got; the
+// portable Go loop does the rest, so the kernels never read or write past
+// their slices and the portable loop stays the definition of every
+// result. The choice is made
 // once, at start-up, from golang.org/x/sys/cpu: AVX-512 (F and BW) where
 // present, else AVX2, else the portable loops, which are also what every
 // other architecture and the purego build tag get. Setting the

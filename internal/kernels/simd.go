@@ -71,3 +71,15 @@ func arithFast[T Integer](op ArithOp, form int, dst, a []T, x T, b []T) (int, bo
 	}
 	return simdArith(active, op, form, dst, a, x, b)
 }
+
+// kleeneFast computes the value and validity words of x AND y (or OR)
+// under Kleene logic (boolean.go) for the whole blocks of words the active
+// SIMD kernels take, and returns how many words it did and how many of
+// their bits are valid; the caller's portable loop does the rest. All the
+// slices hold at least len(x) words.
+func kleeneFast(or bool, words, valid, x, y, vx, vy []uint64) (done, ones int) {
+	if active == nil {
+		return 0, 0
+	}
+	return simdKleene(active, or, words, valid, x, y, vx, vy)
+}

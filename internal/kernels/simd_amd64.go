@@ -31,16 +31,21 @@ type arithKernels[T Integer] struct {
 type simdSet struct {
 	name       string
 	arithBlock int // bytes of a block of the arithmetic kernels
-	cmpI8      *cmpKernels[int8]
-	cmpI16     *cmpKernels[int16]
-	cmpI32     *cmpKernels[int32]
-	cmpI64     *cmpKernels[int64]
-	cmpU8      *cmpKernels[uint8]
-	cmpU16     *cmpKernels[uint16]
-	cmpU32     *cmpKernels[uint32]
-	cmpU64     *cmpKernels[uint64]
-	cmpF32     *cmpKernels[float32]
-	cmpF64     *cmpKernels[float64]
+
+	// Kleene AND and OR over aligned words with nulls on both sides, by
+	// blocks of kleeneBlock words.
+	kleeneAnd, kleeneOr func(words, valid, x, y, vx, vy []uint64) int
+	kleeneBlock         int
+	cmpI8               *cmpKernels[int8]
+	cmpI16              *cmpKernels[int16]
+	cmpI32              *cmpKernels[int32]
+	cmpI64              *cmpKernels[int64]
+	cmpU8               *cmpKernels[uint8]
+	cmpU16              *cmpKernels[uint16]
+	cmpU32              *cmpKernels[uint32]
+	cmpU64              *cmpKernels[uint64]
+	cmpF32              *cmpKernels[float32]
+	cmpF64              *cmpKernels[float64]
 
 	arithI8  *arithKernels[int8]
 	arithI16 *arithKernels[int16]
@@ -53,49 +58,55 @@ type simdSet struct {
 }
 
 var avx512Set = &simdSet{
-	name:       "avx512",
-	arithBlock: 256,
-	arithI8:    &arithI8AVX512,
-	arithI16:   &arithI16AVX512,
-	arithI32:   &arithI32AVX512,
-	arithI64:   &arithI64AVX512,
-	arithU8:    &arithU8AVX512,
-	arithU16:   &arithU16AVX512,
-	arithU32:   &arithU32AVX512,
-	arithU64:   &arithU64AVX512,
-	cmpI8:      &cmpI8AVX512,
-	cmpI16:     &cmpI16AVX512,
-	cmpI32:     &cmpI32AVX512,
-	cmpI64:     &cmpI64AVX512,
-	cmpU8:      &cmpU8AVX512,
-	cmpU16:     &cmpU16AVX512,
-	cmpU32:     &cmpU32AVX512,
-	cmpU64:     &cmpU64AVX512,
-	cmpF32:     &cmpF32AVX512,
-	cmpF64:     &cmpF64AVX512,
+	name:        "avx512",
+	kleeneAnd:   kleeneAndAVX512,
+	kleeneOr:    kleeneOrAVX512,
+	kleeneBlock: 16,
+	arithBlock:  256,
+	arithI8:     &arithI8AVX512,
+	arithI16:    &arithI16AVX512,
+	arithI32:    &arithI32AVX512,
+	arithI64:    &arithI64AVX512,
+	arithU8:     &arithU8AVX512,
+	arithU16:    &arithU16AVX512,
+	arithU32:    &arithU32AVX512,
+	arithU64:    &arithU64AVX512,
+	cmpI8:       &cmpI8AVX512,
+	cmpI16:      &cmpI16AVX512,
+	cmpI32:      &cmpI32AVX512,
+	cmpI64:      &cmpI64AVX512,
+	cmpU8:       &cmpU8AVX512,
+	cmpU16:      &cmpU16AVX512,
+	cmpU32:      &cmpU32AVX512,
+	cmpU64:      &cmpU64AVX512,
+	cmpF32:      &cmpF32AVX512,
+	cmpF64:      &cmpF64AVX512,
 }
 
 var avx2Set = &simdSet{
-	name:       "avx2",
-	arithBlock: 128,
-	arithI8:    &arithI8AVX2,
-	arithI16:   &arithI16AVX2,
-	arithI32:   &arithI32AVX2,
-	arithI64:   &arithI64AVX2,
-	arithU8:    &arithU8AVX2,
-	arithU16:   &arithU16AVX2,
-	arithU32:   &arithU32AVX2,
-	arithU64:   &arithU64AVX2,
-	cmpI8:      &cmpI8AVX2,
-	cmpI16:     &cmpI16AVX2,
-	cmpI32:     &cmpI32AVX2,
-	cmpI64:     &cmpI64AVX2,
-	cmpU8:      &cmpU8AVX2,
-	cmpU16:     &cmpU16AVX2,
-	cmpU32:     &cmpU32AVX2,
-	cmpU64:     &cmpU64AVX2,
-	cmpF32:     &cmpF32AVX2,
-	cmpF64:     &cmpF64AVX2,
+	name:        "avx2",
+	kleeneAnd:   kleeneAndAVX2,
+	kleeneOr:    kleeneOrAVX2,
+	kleeneBlock: 8,
+	arithBlock:  128,
+	arithI8:     &arithI8AVX2,
+	arithI16:    &arithI16AVX2,
+	arithI32:    &arithI32AVX2,
+	arithI64:    &arithI64AVX2,
+	arithU8:     &arithU8AVX2,
+	arithU16:    &arithU16AVX2,
+	arithU32:    &arithU32AVX2,
+	arithU64:    &arithU64AVX2,
+	cmpI8:       &cmpI8AVX2,
+	cmpI16:      &cmpI16AVX2,
+	cmpI32:      &cmpI32AVX2,
+	cmpI64:      &cmpI64AVX2,
+	cmpU8:       &cmpU8AVX2,
+	cmpU16:      &cmpU16AVX2,
+	cmpU32:      &cmpU32AVX2,
+	cmpU64:      &cmpU64AVX2,
+	cmpF32:      &cmpF32AVX2,
+	cmpF64:      &cmpF64AVX2,
 }
 
 // simdSets is every set this machine can run, best first; active is the
@@ -233,4 +244,19 @@ func simdArith[T Integer](set *simdSet, op ArithOp, form int, dst, a []T, x T, b
 		return runArith(set, set.arithU64, op, form, dst, as[[]uint64](a), as[uint64](x), as[[]uint64](b))
 	}
 	return 0, false
+}
+
+// simdKleene runs set's Kleene AND (or OR) kernel on the whole blocks of
+// the words and returns how many words it did and how many of their bits
+// are valid.
+func simdKleene(set *simdSet, or bool, words, valid, x, y, vx, vy []uint64) (int, int) {
+	f := set.kleeneAnd
+	if or {
+		f = set.kleeneOr
+	}
+	done := len(x) &^ (set.kleeneBlock - 1)
+	if f == nil || done == 0 {
+		return 0, 0
+	}
+	return done, f(words[:done], valid[:done], x[:done], y[:done], vx[:done], vy[:done])
 }

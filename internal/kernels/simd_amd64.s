@@ -15571,3 +15571,299 @@ done:
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+// Requires: AVX, AVX512F, POPCNT
+TEXT ·kleeneAndAVX512(SB), NOSPLIT, $0-152
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vx_base+96(FP), SI
+	MOVQ vy_base+120(FP), DI
+	MOVQ x_len+56(FP), R8
+	XORQ R9, R9
+	SHRQ $0x04, R8
+	JZ   done
+
+loop:
+	VMOVDQU64  (DX), Z0
+	VMOVDQU64  (BX), Z1
+	VMOVDQU64  (SI), Z2
+	VMOVDQU64  (DI), Z3
+	VPANDQ     Z1, Z0, Z4
+	VMOVDQU64  Z4, (AX)
+	VPTERNLOGQ $0xd0, Z0, Z3, Z2
+	VPTERNLOGQ $0xf4, Z1, Z3, Z2
+	VMOVDQU64  Z2, (CX)
+	POPCNTQ    (CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    8(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    16(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    24(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    32(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    40(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    48(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    56(CX), R10
+	ADDQ       R10, R9
+	VMOVDQU64  64(DX), Z0
+	VMOVDQU64  64(BX), Z1
+	VMOVDQU64  64(SI), Z2
+	VMOVDQU64  64(DI), Z3
+	VPANDQ     Z1, Z0, Z4
+	VMOVDQU64  Z4, 64(AX)
+	VPTERNLOGQ $0xd0, Z0, Z3, Z2
+	VPTERNLOGQ $0xf4, Z1, Z3, Z2
+	VMOVDQU64  Z2, 64(CX)
+	POPCNTQ    64(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    72(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    80(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    88(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    96(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    104(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    112(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    120(CX), R10
+	ADDQ       R10, R9
+	ADDQ       $0x00000080, AX
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	DECQ       R8
+	JNZ        loop
+
+done:
+	MOVQ R9, ret+144(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneAndAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·kleeneAndAVX2(SB), NOSPLIT, $0-152
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vx_base+96(FP), SI
+	MOVQ vy_base+120(FP), DI
+	MOVQ x_len+56(FP), R8
+	XORQ R9, R9
+	SHRQ $0x03, R8
+	JZ   done
+
+loop:
+	VMOVDQU (DX), Y0
+	VMOVDQU (BX), Y1
+	VMOVDQU (SI), Y2
+	VMOVDQU (DI), Y3
+	VPAND   Y3, Y2, Y5
+	VPAND   Y1, Y0, Y4
+	VPANDN  Y2, Y0, Y2
+	VPANDN  Y3, Y1, Y3
+	VMOVDQU Y4, (AX)
+	VPOR    Y2, Y5, Y5
+	VPOR    Y3, Y5, Y5
+	VMOVDQU Y5, (CX)
+	POPCNTQ (CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 8(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 16(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 24(CX), R10
+	ADDQ    R10, R9
+	VMOVDQU 32(DX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 32(SI), Y2
+	VMOVDQU 32(DI), Y3
+	VPAND   Y3, Y2, Y5
+	VPAND   Y1, Y0, Y4
+	VPANDN  Y2, Y0, Y2
+	VPANDN  Y3, Y1, Y3
+	VMOVDQU Y4, 32(AX)
+	VPOR    Y2, Y5, Y5
+	VPOR    Y3, Y5, Y5
+	VMOVDQU Y5, 32(CX)
+	POPCNTQ 32(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 40(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 48(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 56(CX), R10
+	ADDQ    R10, R9
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, SI
+	ADDQ    $0x00000040, DI
+	DECQ    R8
+	JNZ     loop
+
+done:
+	MOVQ R9, ret+144(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneOrAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+// Requires: AVX, AVX512F, POPCNT
+TEXT ·kleeneOrAVX512(SB), NOSPLIT, $0-152
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vx_base+96(FP), SI
+	MOVQ vy_base+120(FP), DI
+	MOVQ x_len+56(FP), R8
+	XORQ R9, R9
+	SHRQ $0x04, R8
+	JZ   done
+
+loop:
+	VMOVDQU64  (DX), Z0
+	VMOVDQU64  (BX), Z1
+	VMOVDQU64  (SI), Z2
+	VMOVDQU64  (DI), Z3
+	VPORQ      Z1, Z0, Z4
+	VMOVDQU64  Z4, (AX)
+	VPTERNLOGQ $0xe0, Z0, Z3, Z2
+	VPTERNLOGQ $0xf8, Z1, Z3, Z2
+	VMOVDQU64  Z2, (CX)
+	POPCNTQ    (CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    8(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    16(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    24(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    32(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    40(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    48(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    56(CX), R10
+	ADDQ       R10, R9
+	VMOVDQU64  64(DX), Z0
+	VMOVDQU64  64(BX), Z1
+	VMOVDQU64  64(SI), Z2
+	VMOVDQU64  64(DI), Z3
+	VPORQ      Z1, Z0, Z4
+	VMOVDQU64  Z4, 64(AX)
+	VPTERNLOGQ $0xe0, Z0, Z3, Z2
+	VPTERNLOGQ $0xf8, Z1, Z3, Z2
+	VMOVDQU64  Z2, 64(CX)
+	POPCNTQ    64(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    72(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    80(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    88(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    96(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    104(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    112(CX), R10
+	ADDQ       R10, R9
+	POPCNTQ    120(CX), R10
+	ADDQ       R10, R9
+	ADDQ       $0x00000080, AX
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	DECQ       R8
+	JNZ        loop
+
+done:
+	MOVQ R9, ret+144(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneOrAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·kleeneOrAVX2(SB), NOSPLIT, $0-152
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vx_base+96(FP), SI
+	MOVQ vy_base+120(FP), DI
+	MOVQ x_len+56(FP), R8
+	XORQ R9, R9
+	SHRQ $0x03, R8
+	JZ   done
+
+loop:
+	VMOVDQU (DX), Y0
+	VMOVDQU (BX), Y1
+	VMOVDQU (SI), Y2
+	VMOVDQU (DI), Y3
+	VPAND   Y3, Y2, Y5
+	VPOR    Y1, Y0, Y4
+	VPAND   Y0, Y2, Y2
+	VPAND   Y1, Y3, Y3
+	VMOVDQU Y4, (AX)
+	VPOR    Y2, Y5, Y5
+	VPOR    Y3, Y5, Y5
+	VMOVDQU Y5, (CX)
+	POPCNTQ (CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 8(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 16(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 24(CX), R10
+	ADDQ    R10, R9
+	VMOVDQU 32(DX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 32(SI), Y2
+	VMOVDQU 32(DI), Y3
+	VPAND   Y3, Y2, Y5
+	VPOR    Y1, Y0, Y4
+	VPAND   Y0, Y2, Y2
+	VPAND   Y1, Y3, Y3
+	VMOVDQU Y4, 32(AX)
+	VPOR    Y2, Y5, Y5
+	VPOR    Y3, Y5, Y5
+	VMOVDQU Y5, 32(CX)
+	POPCNTQ 32(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 40(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 48(CX), R10
+	ADDQ    R10, R9
+	POPCNTQ 56(CX), R10
+	ADDQ    R10, R9
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, SI
+	ADDQ    $0x00000040, DI
+	DECQ    R8
+	JNZ     loop
+
+done:
+	MOVQ R9, ret+144(FP)
+	VZEROUPPER
+	RET

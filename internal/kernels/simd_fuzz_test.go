@@ -151,3 +151,28 @@ func fuzzArith[T Integer](t *testing.T, vals []T, skip int) {
 		}
 	}
 }
+
+// FuzzSIMDKleene checks the SIMD Kleene AND and OR against the portable
+// formula on words read from the fuzzer's bytes: four equal runs of
+// words (x, y and their validity), skip words dropped from the front.
+//
+//	go test -run '^$' -fuzz FuzzSIMDKleene ./internal/kernels
+func FuzzSIMDKleene(f *testing.F) {
+	f.Add([]byte{}, uint8(0))
+	seed := make([]byte, 8*4*40)
+	for i := range 4 * 40 {
+		binary.LittleEndian.PutUint64(seed[8*i:], uint64(i)*0x9e3779b97f4a7c15)
+	}
+	f.Add(seed, uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, skip uint8) {
+		words := decodeFuzz[uint64](data)
+		words = words[min(int(skip), len(words)):]
+		n := len(words) / 4
+		x, y, vx, vy := words[:n], words[n:2*n], words[2*n:3*n], words[3*n:4*n]
+		for _, or := range []bool{false, true} {
+			if err := simdKleeneSame(or, x, y, vx, vy); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

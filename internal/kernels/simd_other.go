@@ -16,3 +16,7 @@ func simdCmpVS[T Number](*simdSet, CmpOp, []uint64, []T, T) int   { return 0 }
 func simdCmpVV[T Number](*simdSet, CmpOp, []uint64, []T, []T) int { return 0 }
 
 func simdArith[T Integer](*simdSet, ArithOp, int, []T, []T, T, []T) (int, bool) { return 0, false }
+
+func simdKleene(*simdSet, bool, []uint64, []uint64, []uint64, []uint64, []uint64, []uint64) (int, int) {
+	return 0, 0
+}

@@ -963,3 +963,15 @@ func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
 
 // subU64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
 func subU64SVAVX2(dst []uint64, x uint64, b []uint64) bool
+
+// kleeneAndAVX512 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
+func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+
+// kleeneAndAVX2 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 8, and returns how many of their bits are valid (AVX2).
+func kleeneAndAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+
+// kleeneOrAVX512 computes the value and validity words of x OR y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
+func kleeneOrAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
+
+// kleeneOrAVX2 computes the value and validity words of x OR y (Kleene) for the words of whole blocks of 8, and returns how many of their bits are valid (AVX2).
+func kleeneOrAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int

@@ -87,6 +87,10 @@ func main() {
 			}
 		}
 	}
+	for _, or := range []bool{false, true} {
+		kleene(or, true)
+		kleene(or, false)
+	}
 	if err := writeTables(*tables); err != nil {
 		log.Fatal(err)
 	}
