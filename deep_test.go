@@ -41,7 +41,7 @@ var deepOps = []struct {
 }{
 	{"not", func(n int) string { return strings.Repeat("NOT ", n) + "(a = 1)" }, expr.Not, fn.Not, "a = 1", "bool?"},
 	{"neg", func(n int) string { return strings.Repeat("- ", n) + "a" }, expr.Neg, fn.Neg, "a", "i64?"},
-	{"neg of a number", func(n int) string { return strings.Repeat("-", n) + "1" }, expr.Neg, fn.Neg, "a", "i64?"},
+	{"neg of a number", func(n int) string { return strings.Repeat("- ", n) + "1" }, expr.Neg, fn.Neg, "a", "i64?"},
 	{"cast", func(n int) string { return "a" + strings.Repeat("::i64", n) }, func(e expr.Expr) expr.Expr { return expr.Cast(e, dtype.Primitive(dtype.I64, true)) }, fn.Cast(dtype.Primitive(dtype.I64, true)), "a", "i64?"},
 	{"try_cast", nil, func(e expr.Expr) expr.Expr { return expr.TryCast(e, dtype.Primitive(dtype.I64, true)) }, fn.TryCast(dtype.Primitive(dtype.I64, true)), "a", "i64?"},
 	{"is_null", func(n int) string { return strings.Repeat("(", n) + "a" + strings.Repeat(" IS NULL)", n) }, expr.IsNull, fn.IsNull, "a = 1", "bool"},

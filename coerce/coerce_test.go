@@ -99,9 +99,9 @@ func TestVariables(t *testing.T) {
 		{"operand", expr.Add(expr.Col("a"), expr.V("v")), "CAST(a AS i64) + $v", "i64?", "args[1]"},
 		{"literal", expr.Eq(expr.V("w"), untyped(t, "300")), "CAST($w AS u16) = 300::u16", "bool", "args[0]"},
 		{"lambda", expr.Apply(fn.ListTransform, expr.Col("xs"), expr.Fn([]string{"x"}, expr.Mul(expr.V("x"), expr.V("v")))),
-			"list_transform(xs, x -> CAST(x AS i64) * $v)", "list<i64?>", "args[1].body.args[1]"},
+			"list_transform(xs, lambda x: CAST(x AS i64) * $v)", "list<i64?>", "args[1].body.args[1]"},
 		{"shadowed", expr.Apply(fn.ListAny, expr.Col("xs"), expr.Fn([]string{"v"}, expr.Gt(expr.V("v"), expr.V("w")))),
-			"list_any(xs, v -> v > CAST($w AS i32))", "bool", "args[1].body.args[1]"},
+			"list_any(xs, lambda v: v > CAST($w AS i32))", "bool", "args[1].body.args[1]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -91,9 +91,9 @@ func ExampleEval_lambda() {
 	defer rec.Release()
 
 	for _, src := range []string{
-		"list_transform(xs, x -> x * k)",
-		"list_filter(xs, x -> x % 2 = 1)",
-		"list_any(xs, x -> x > 3)",
+		"list_transform(xs, lambda x: x * k)",
+		"list_filter(xs, lambda x: x % 2 = 1)",
+		"list_any(xs, lambda x: x > 3)",
 	} {
 		out, err := eval.EvalRecord(mem, compile(src, schema), rec)
 		if err != nil {
@@ -103,9 +103,9 @@ func ExampleEval_lambda() {
 		out.Release()
 	}
 	// Output:
-	// list_transform(xs, x -> x * k) → [[10 20 30] (null) [120]]
-	// list_filter(xs, x -> x % 2 = 1) → [[1 3] (null) []]
-	// list_any(xs, x -> x > 3) → [false (null) true]
+	// list_transform(xs, lambda x: x * k) → [[10 20 30] (null) [120]]
+	// list_filter(xs, lambda x: x % 2 = 1) → [[1 3] (null) []]
+	// list_any(xs, lambda x: x > 3) → [false (null) true]
 }
 
 // EvalConstant folds a tree that reads neither $ nor a variable.

@@ -11,6 +11,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
@@ -91,12 +92,12 @@ func (ev *evaluator) applyLambda(e *env, b *expr.Bound, xs arrow.Array) (arrow.A
 		defer res.Release()
 	}
 	switch b.Fn().ID() {
-	case "list_transform":
+	case fn.IDListTransform:
 		return ev.buildTransform(xs, fl, res, b.DType())
-	case "list_filter":
+	case fn.IDListFilter:
 		return ev.buildFilter(xs, fl, res, b.DType())
 	default:
-		return ev.buildQuantifier(xs, fl, res, b.Fn().ID() == "list_all")
+		return ev.buildQuantifier(xs, fl, res, b.Fn().ID() == fn.IDListAll)
 	}
 }
 

@@ -207,7 +207,7 @@ func (b *binder) call(c *Call) (Arg, error) {
 	for i, a := range c.Args {
 		if hof != nil && hof.IsLambdaArg(i) {
 			if _, isLambda := a.(*Lambda); !isLambda {
-				return Arg{}, b.failArg(i, a, fmt.Errorf("%w: argument %d of %s must be a lambda such as x -> x + 1", ErrMisplacedLambda, i+1, c.Fn.ID()))
+				return Arg{}, b.failArg(i, a, fmt.Errorf("%w: argument %d of %s must be a lambda such as lambda x: x + 1", ErrMisplacedLambda, i+1, c.Fn.ID()))
 			}
 			continue
 		}

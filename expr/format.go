@@ -168,20 +168,22 @@ func (p *printer) node(e Expr) {
 	}
 }
 
+// lambda prints DuckDB's form, lambda x, y: body (the parser reads the
+// arrow form x -> body too); a lambda without parameters, which DuckDB's
+// form cannot write, prints as () -> body.
 func (p *printer) lambda(l *Lambda) {
-	if len(l.Params) == 1 {
-		p.b.WriteString(dtype.QuoteFieldName(l.Params[0]))
+	if len(l.Params) == 0 {
+		p.b.WriteString("() -> ")
 	} else {
-		p.b.WriteByte('(')
+		p.b.WriteString("lambda ")
 		for i, q := range l.Params {
 			if i > 0 {
 				p.b.WriteString(", ")
 			}
 			p.b.WriteString(dtype.QuoteFieldName(q))
 		}
-		p.b.WriteByte(')')
+		p.b.WriteString(": ")
 	}
-	p.b.WriteString(" -> ")
 	p.params = append(p.params, l.Params...)
 	p.expr(l.Body, fn.PrecOr)
 	p.params = p.params[:len(p.params)-len(l.Params)]
@@ -310,7 +312,8 @@ func (p *printer) call(c *Call) {
 		// neg(5.x) is -(5.x), not -5.x (the field x of -5).
 		at := len(p.b)
 		p.expr(c.Args[0], fn.PrecUnary)
-		if len(p.b) > at && (p.b[at] >= '0' && p.b[at] <= '9' || p.b[at] == '.') {
+		// Nor may it meet another minus: -(-x), since -- starts a comment.
+		if len(p.b) > at && (p.b[at] >= '0' && p.b[at] <= '9' || p.b[at] == '.' || p.b[at] == '-') {
 			operand := string(p.b[at:])
 			p.b = append(p.b[:at], '(')
 			p.b.WriteString(operand)

@@ -1,12 +1,12 @@
 package optimize
 
 import (
-	"github.com/colexpr/colexpr/fn"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/scalar"
 )
 

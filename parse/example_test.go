@@ -25,7 +25,7 @@ func ExampleParse() {
 	// Output:
 	// a + 1 > b AND NOT c IS NULL
 	// CASE WHEN x = 1 THEN 'one' ELSE 'many' END
-	// list_filter(xs, x -> x > a)
+	// list_filter(xs, lambda x: x > a)
 	// -5::i8 * -(5)
 }
 

@@ -44,13 +44,9 @@ func (t token) keyword(kw string) bool { return t.kind == tokIdent && strings.Eq
 // lexing from a later offset and can jump over text another reader
 // consumed (a type after `::` or AS).
 func lex(src string, off int) token {
-	for off < len(src) {
-		switch src[off] {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-			off++
-			continue
-		}
-		break
+	off, bad := skipSpace(src, off)
+	if bad >= 0 {
+		return token{kind: tokError, start: bad, end: len(src), msg: "unclosed comment: /* needs a closing */"}
 	}
 	if off >= len(src) {
 		return token{kind: tokEOF, start: off, end: off}
@@ -102,6 +98,39 @@ func lex(src string, off int) token {
 		return token{kind: tokError, start: off, end: off, msg: "invalid UTF-8 in the source"}
 	}
 	return token{kind: tokError, start: off, end: off, msg: "unexpected character " + describeRune(src[off:])}
+}
+
+// skipSpace skips white space and comments — `-- to the end of the line`
+// and `/* … */`, as in SQL — from off. bad is the offset of a /* that is
+// never closed, or -1.
+func skipSpace(src string, off int) (next, bad int) {
+	for off < len(src) {
+		switch src[off] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			off++
+			continue
+		case '-':
+			if strings.HasPrefix(src[off:], "--") {
+				end := strings.IndexByte(src[off:], '\n')
+				if end < 0 {
+					return len(src), -1
+				}
+				off += end + 1
+				continue
+			}
+		case '/':
+			if strings.HasPrefix(src[off:], "/*") {
+				end := strings.Index(src[off+2:], "*/")
+				if end < 0 {
+					return len(src), off
+				}
+				off += 2 + end + 2
+				continue
+			}
+		}
+		break
+	}
+	return off, -1
 }
 
 // punctuation lists the operators, longest first so that `::` wins over `:`.

@@ -127,7 +127,45 @@ func (p *parser) expr() (expr.Expr, error) {
 	if params, ok := p.lambdaHead(); ok {
 		return p.lambda(params)
 	}
+	if p.tok.keyword("lambda") {
+		if params, ok := p.lambdaKeywordHead(); ok {
+			return p.lambdaKeyword(params)
+		}
+	}
 	return p.or()
+}
+
+// lambdaKeywordHead reports whether DuckDB's lambda form starts at the
+// current token, `lambda x: body` or `lambda x, y: body`, and its
+// parameters. It only looks ahead; a column named lambda stays a column.
+func (p *parser) lambdaKeywordHead() ([]string, bool) {
+	var params []string
+	t := p.peek()
+	for {
+		switch {
+		case t.kind == tokIdent && !isKeyword(t.text), t.kind == tokQuoted:
+			params = append(params, t.text)
+		default:
+			return nil, false
+		}
+		t = lex(p.src, t.end)
+		if t.is(":") {
+			return params, true
+		}
+		if !t.is(",") {
+			return nil, false
+		}
+		t = lex(p.src, t.end)
+	}
+}
+
+// lambdaKeyword reads `lambda x, y: body`, whose parameters
+// lambdaKeywordHead found.
+func (p *parser) lambdaKeyword(params []string) (expr.Expr, error) {
+	for !p.tok.is(":") {
+		p.next()
+	}
+	return p.lambdaBody(params)
 }
 
 // tooDeep is the error for nesting deeper than maxDepth at the current token.
@@ -192,6 +230,12 @@ func (p *parser) lambda(params []string) (expr.Expr, error) {
 	for !p.tok.is("->") {
 		p.next()
 	}
+	return p.lambdaBody(params)
+}
+
+// lambdaBody reads the body of a lambda after the token that ends its head
+// (-> or :), with the parameters in scope.
+func (p *parser) lambdaBody(params []string) (expr.Expr, error) {
 	p.next()
 	n := len(p.params)
 	p.params = append(p.params, params...)

@@ -49,7 +49,7 @@ func ExampleByField_lambda() {
 	// xs: $  ($p_xs)
 	// lo: $  ($p_lo)
 	// hi: {e0: $, e1: $ > 10}  ($p_hi)
-	// root: list_any($p_xs, x -> x BETWEEN $p_lo AND $p_hi.e0 + 1) AND $p_hi.e1
+	// root: list_any($p_xs, lambda x: x BETWEEN $p_lo AND $p_hi.e0 + 1) AND $p_hi.e1
 }
 
 func ExampleReferencedFields() {

@@ -60,7 +60,7 @@ func TestByFieldNames(t *testing.T) {
 	if _, ok := p.Partition("nope"); ok {
 		t.Errorf("Partition(nope) found something")
 	}
-	wantRoot := `list_any($p_xs, p_p_a -> p_p_a = $p_a + $p_p_a_1) AND $"p_odd name_1" > $"p_odd name"`
+	wantRoot := `list_any($p_xs, lambda p_p_a: p_p_a = $p_a + $p_p_a_1) AND $"p_odd name_1" > $"p_odd name"`
 	if got := p.Root.String(); got != wantRoot {
 		t.Errorf("root: got %s, want %s", got, wantRoot)
 	}
@@ -84,7 +84,7 @@ func TestByFieldShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "list_any($p_xs, x -> x > $p_a + x) AND $p_a + $x > 0::i32"
+	want := "list_any($p_xs, lambda x: x > $p_a + x) AND $p_a + $x > 0::i32"
 	if got := p.Root.String(); got != want {
 		t.Errorf("root: got %s, want %s", got, want)
 	}
