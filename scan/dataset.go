@@ -144,24 +144,44 @@ type dataset struct {
 	err error
 }
 
-// member is one file of a dataset.
+// member is one file of a dataset. A file is open only while it is used
+// — its schema read, its row groups planned, its rows scanned — so a
+// dataset of many files holds one or two open at a time.
 type member struct {
 	path  string
 	index int   // in dataset.files
 	size  int64 // in bytes, from the directory: known without opening
 	src   *Source
+	// schema is the file's, from when it was first opened.
+	schema *arrow.Schema
 }
 
-// open opens the file, once.
+// open opens the file, unless it is open. A file whose schema is not what
+// it was when first opened has changed under the scan: an error.
 func (ds *dataset) open(m *member) (*Source, error) {
-	if m.src == nil {
-		src, err := openSniffed(ds.mem, m.path, ds.csv)
-		if err != nil {
-			return nil, err
-		}
-		m.src = src
+	if m.src != nil {
+		return m.src, nil
 	}
-	return m.src, nil
+	src, err := openSniffed(ds.mem, m.path, ds.csv)
+	if err != nil {
+		return nil, err
+	}
+	if m.schema == nil {
+		m.schema = src.schema
+	} else if !m.schema.Equal(src.schema) {
+		src.Close()
+		return nil, fmt.Errorf("%s: the file changed while it was read: its schema is not the one it had", m.path)
+	}
+	m.src = src
+	return src, nil
+}
+
+// release closes the file, if open.
+func (ds *dataset) release(m *member) {
+	if m.src != nil {
+		m.src.Close()
+		m.src = nil
+	}
 }
 
 func (ds *dataset) close() error {
@@ -219,11 +239,13 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 		isHive[h.name] = true
 	}
 	for _, m := range files {
-		src, err := ds.open(m)
-		if err != nil {
-			return nil, err
+		if m.schema == nil {
+			if _, err := ds.open(m); err != nil {
+				return nil, err
+			}
+			ds.release(m)
 		}
-		for _, f := range src.schema.Fields() {
+		for _, f := range m.schema.Fields() {
 			if isHive[f.Name] {
 				continue // the partition value wins
 			}
@@ -341,6 +363,8 @@ type memberPlan struct {
 	fields []int
 	adapt  *adapter
 	file   *fileRead
+	// bytes is how much of the file the scan reads (Stats.Bytes).
+	bytes int64
 }
 
 // fileRead names the file batches come from, for messages.
@@ -435,6 +459,7 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer ds.release(m)
 	mp := &memberPlan{m: m, fields: []int{}}
 	// The columns.
 	fileSch := src.Schema()
@@ -493,7 +518,7 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 		case p.none:
 			mp.groups.read = []int{}
 		case p.pruner != nil && !p.pruner.Inconclusive() && len(src.rowGroups) > 0:
-			stats, err := p.memberStats(m, p.pruner.Columns)
+			stats, err := p.memberStats(m, src, p.pruner.Columns)
 			if err != nil {
 				mp.groups.note = err.Error()
 				break
@@ -518,6 +543,13 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 		mp.groups = rowGroupPlan{total: -1}
 	}
 	mp.file = &fileRead{name: m.path, rows: mp.groups.rows}
+	switch {
+	case p.none:
+	case src.chunkBytes != nil:
+		mp.bytes = src.chunkBytes(mp.fields, mp.groups.read)
+	default:
+		mp.bytes = src.size
+	}
 	return mp, nil
 }
 
@@ -535,9 +567,8 @@ func hiveIndex(cols []hiveColumn, name string) int {
 // file lacks is all null, and a column of another type than the unified
 // one has its bounds cast to it (the types meet by widening, which keeps
 // order), or unknown.
-func (p *Plan) memberStats(m *member, cols []prune.Column) ([]prune.ChunkStats, error) {
+func (p *Plan) memberStats(m *member, src *Source, cols []prune.Column) ([]prune.ChunkStats, error) {
 	ds := p.ds.ds
-	src := m.src
 	fileRoot := src.Schema().Root
 	var fileCols []prune.Column
 	at := make([]int, len(cols)) // in fileCols; -1: missing; -2-k: partition k
@@ -686,8 +717,14 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 			spec.fields = append([]int{}, mp.fields...)
 			spec.groups = mp.groups.read
 			spec.process = nil
-			cur, err := mp.m.src.open(spec)
+			src, err := s.plan.ds.ds.open(mp.m)
 			if err != nil {
+				s.mu.Unlock()
+				return nil, err
+			}
+			cur, err := src.open(spec)
+			if err != nil {
+				s.plan.ds.ds.release(mp.m)
 				s.mu.Unlock()
 				return nil, err
 			}
@@ -703,6 +740,7 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 			s.mu.Lock()
 			s.cur.Close()
 			s.cur = nil
+			s.plan.ds.ds.release(mp.m)
 			s.done += mp.m.size
 			s.at++
 			s.mu.Unlock()
@@ -768,17 +806,17 @@ func (s *datasetScan) Close() {
 	if s.cur != nil {
 		s.cur.Close()
 		s.cur = nil
+		s.plan.ds.ds.release(s.plan.ds.members[s.at].m)
 	}
 }
 
 // stats adds a dataset's files, row groups and bytes to s.
-func (dp *datasetPlan) stats(p *Plan, s *Stats) {
+func (dp *datasetPlan) stats(s *Stats) {
 	s.Files = len(dp.ds.files)
 	s.FilesRead = len(dp.members)
 	s.FilesSkipped = s.Files - s.FilesRead
 	s.RowGroups, s.RowGroupsRead, s.RowGroupsSkipped, s.Bytes = -1, 0, 0, 0
 	for _, mp := range dp.members {
-		src := mp.m.src
 		if mp.groups.total >= 0 {
 			if s.RowGroups < 0 {
 				s.RowGroups = 0
@@ -794,12 +832,6 @@ func (dp *datasetPlan) stats(p *Plan, s *Stats) {
 				s.PruneNote = mp.groups.note
 			}
 		}
-		switch {
-		case p.none:
-		case src.chunkBytes != nil:
-			s.Bytes += src.chunkBytes(mp.fields, mp.groups.read)
-		default:
-			s.Bytes += src.size
-		}
+		s.Bytes += mp.bytes
 	}
 }

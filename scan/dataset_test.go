@@ -179,6 +179,17 @@ func TestDatasetProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	openFiles := func() (n int) {
+		for _, m := range src.ds.files {
+			if m.src != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := openFiles(); n != 0 {
+		t.Errorf("%d files open after Compile, want 0: a file is open only while it is used", n)
+	}
 	rr, err := plan.Read(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +208,9 @@ func TestDatasetProgress(t *testing.T) {
 	}
 	if f := rr.Progress(); f != 1 {
 		t.Errorf("at the end: progress %v, want 1", f)
+	}
+	if n := openFiles(); n != 0 {
+		t.Errorf("%d files open at the end of the scan, want 0", n)
 	}
 	if read, _ := plan.Files(); len(read) != 3 {
 		t.Errorf("plan reads %v", read)
@@ -280,13 +294,18 @@ func mustRead(t testing.TB, path string) []byte {
 	return b
 }
 
-// countOpens counts the files opened while f runs.
+// countOpens lists the files opened while f runs, each once (a file
+// read is opened for its schema, its plan and its scan, one at a time).
 func countOpens(f func()) []string {
 	var mu sync.Mutex
+	seen := map[string]bool{}
 	var opened []string
 	openHook = func(p string) {
 		mu.Lock()
-		opened = append(opened, p)
+		if !seen[p] {
+			seen[p] = true
+			opened = append(opened, p)
+		}
 		mu.Unlock()
 	}
 	defer func() { openHook = nil }()

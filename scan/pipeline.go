@@ -310,7 +310,7 @@ func (r *Reader) Stats() Stats {
 		s.RowGroupsSkipped = s.RowGroups - s.RowGroupsRead
 	}
 	if r.plan.ds != nil {
-		r.plan.ds.stats(r.plan, &s)
+		r.plan.ds.stats(&s)
 		return s
 	}
 	switch src := r.plan.src; {
