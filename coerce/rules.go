@@ -55,6 +55,40 @@ func (w *walker) rule(c *expr.Call, args []arg) error {
 		}
 	case fn.CoerceListElement:
 		return w.listContains(c, args)
+	case fn.CoerceDeclared:
+		return w.declared(c, args)
+	}
+	return nil
+}
+
+// declared casts each argument of c to the type c's function names for it
+// (fn.ArgTyper): a typed argument gets a cast, an untyped literal is
+// converted when its value fits (else it is left for binding to reject), a
+// null literal becomes a typed null.
+func (w *walker) declared(c *expr.Call, args []arg) error {
+	at, ok := c.Fn.(fn.ArgTyper)
+	if !ok {
+		return nil
+	}
+	types := make([]dtype.DType, len(args))
+	for i, a := range args {
+		types[i] = a.DType()
+	}
+	for i, t := range at.ArgTypes(types) {
+		if i >= len(args) || t.IsNull() || args[i].DType().EqualIgnoreNullability(t) {
+			continue
+		}
+		a := args[i]
+		switch lv, isLit := untypedNumber(a); {
+		case isNullLiteral(a):
+			args[i] = nullLiteralTo(a, t)
+		case isLit:
+			if s, err := scalar.Cast(lv, t.AsNonNullable()); err == nil {
+				args[i] = literal(s)
+			}
+		case fn.CanCast(a.DType(), t):
+			args[i] = castTo(a, t)
+		}
 	}
 	return nil
 }

@@ -180,7 +180,23 @@ func typeCall(f fn.Function, args []*Bound, types []dtype.DType) (dtype.DType, e
 		}
 		types[i] = a.dt
 	}
+	if ct, ok := f.(fn.ConstTyper); ok {
+		return ct.ReturnTypeConst(types, literalValues(args))
+	}
 	return f.ReturnType(types)
+}
+
+// literalValues are the values of the arguments that are literals (nil for
+// the others), for a fn.ConstTyper.
+func literalValues(args []*Bound) []*scalar.Scalar {
+	vals := make([]*scalar.Scalar, len(args))
+	for i, a := range args {
+		if l, ok := a.fn.(fn.LiteralFn); ok && a.kind == KindCall {
+			v := l.Value
+			vals[i] = &v
+		}
+	}
+	return vals
 }
 
 // WithArgs is b with its children replaced, retyped. It returns b itself

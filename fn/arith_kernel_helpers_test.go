@@ -138,7 +138,21 @@ func fkEval(t *testing.T, mem memory.Allocator, f fn.Function, args []datum.Datu
 	for i, a := range args {
 		ts[i] = a.DType()
 	}
-	ret, err := f.ReturnType(ts)
+	var ret dtype.DType
+	var err error
+	if ct, ok := f.(fn.ConstTyper); ok {
+		// The values of scalar arguments, as the binder gives a literal's.
+		consts := make([]*scalar.Scalar, len(args))
+		for i, a := range args {
+			if a.IsScalar() {
+				s := a.Scalar()
+				consts[i] = &s
+			}
+		}
+		ret, err = ct.ReturnTypeConst(ts, consts)
+	} else {
+		ret, err = f.ReturnType(ts)
+	}
 	if err != nil {
 		t.Fatalf("typing %s%v: %v", f.ID(), ts, err)
 	}

@@ -187,6 +187,10 @@ const (
 	// CoerceListElement: the value meets the list's element type
 	// (list_contains).
 	CoerceListElement
+	// CoerceDeclared: each argument is cast to the type the function
+	// names for it (ArgTyper), as DuckDB casts to a signature: sqrt(i32)
+	// takes its argument as f64.
+	CoerceDeclared
 )
 
 // Order says how a function's result is ordered with respect to its
