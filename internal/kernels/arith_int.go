@@ -10,9 +10,10 @@ package kernels
 // survive the round trip through T; 64-bit types use the sign-bit identities
 // of two's complement (add, sub) or the 128-bit product of math/bits (mul).
 //
-// On amd64, addition and subtraction first run the SIMD kernels (simd.go)
-// over the whole blocks they take, which flag overflow the same way, lane
-// by lane in T's own width; the loops below do the rest.
+// On amd64, addition, subtraction and (16- and 32-bit) multiplication
+// first run the SIMD kernels (simd.go) over the whole blocks they take,
+// which flag overflow exactly, lane by lane in T's own width; the loops
+// below do the rest.
 //
 // Division and modulo test every divisor for zero (and signed ones for
 // MIN / -1), so they branch per row; they flag instead of raising in the
@@ -472,27 +473,31 @@ func subU64SV[T Integer](dst []T, x T, b []T) bool {
 }
 
 func mulVV[T Integer](dst, a, b []T) bool {
+	done, of := arithFast(OpMul, formVV, dst, a, 0, b)
+	dst, a, b = dst[done:], a[done:], b[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return mulNarrowVV[T, int64](dst, a, b)
+		return mulNarrowVV[T, int64](dst, a, b) || of
 	case narrowUnsigned:
-		return mulNarrowVV[T, uint64](dst, a, b)
+		return mulNarrowVV[T, uint64](dst, a, b) || of
 	case wideSigned:
-		return mulS64VV(dst, a, b)
+		return mulS64VV(dst, a, b) || of
 	}
-	return mulU64VV(dst, a, b)
+	return mulU64VV(dst, a, b) || of
 }
 
 func mulVS[T Integer](dst, a []T, y T) bool {
+	done, of := arithFast(OpMul, formVS, dst, a, y, nil)
+	dst, a = dst[done:], a[done:]
 	switch shapeOf[T]() {
 	case narrowSigned:
-		return mulNarrowVS[T, int64](dst, a, y)
+		return mulNarrowVS[T, int64](dst, a, y) || of
 	case narrowUnsigned:
-		return mulNarrowVS[T, uint64](dst, a, y)
+		return mulNarrowVS[T, uint64](dst, a, y) || of
 	case wideSigned:
-		return mulS64VS(dst, a, y)
+		return mulS64VS(dst, a, y) || of
 	}
-	return mulU64VS(dst, a, y)
+	return mulU64VS(dst, a, y) || of
 }
 
 // mulNarrowVV: the product of two 32-bit values always fits 64 bits.

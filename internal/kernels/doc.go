@@ -90,8 +90,9 @@
 //
 // On amd64 the hottest loops have SIMD kernels (simd_amd64.s): the
 // comparisons of every integer width, f32 and f64 with a scalar or a
-// column into a bitmap, and checked addition and subtraction of every
-// integer width (overflow flagged per lane and tested once per call; the
+// column into a bitmap, checked addition and subtraction of every integer
+// width and multiplication of 16- and 32-bit ones (overflow flagged per
+// lane and tested once per call; the
 // failing row is still found by the portable rescan, so errors are the
 // same), and Kleene AND and OR of word-aligned bitmaps with nulls on both
 // sides. Each kernel does the whole blocks it can (64 rows for a

@@ -64,7 +64,8 @@ const (
 // arithFast computes dst = a op b (or a op x, x op b by form) for the
 // rows of the active SIMD kernels' whole blocks, and returns how many
 // rows it did and whether one of them may have overflowed; the caller's
-// portable loop does the rest. op is OpAdd or OpSub.
+// portable loop does the rest. op is OpAdd, OpSub or OpMul (16 and 32
+// bits).
 func arithFast[T Integer](op ArithOp, form int, dst, a []T, x T, b []T) (int, bool) {
 	if active == nil || len(dst) < 64 {
 		return 0, false

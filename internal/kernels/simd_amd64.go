@@ -17,13 +17,14 @@ type cmpKernels[T Number] struct {
 }
 
 // arithKernels is the checked arithmetic kernels of one integer type and
-// instruction set, indexed by ArithOp (add, sub): column-column,
+// instruction set, indexed by ArithOp (add, sub, mul; nil where there is
+// no kernel): column-column,
 // column-scalar and scalar-column. Each does the rows of the whole blocks
 // of arithBlock bytes and reports whether one of them may have
 // overflowed.
 type arithKernels[T Integer] struct {
-	vv    [OpSub + 1]func(dst, a, b []T) bool
-	vs    [OpSub + 1]func(dst, a []T, y T) bool
+	vv    [OpMul + 1]func(dst, a, b []T) bool
+	vs    [OpMul + 1]func(dst, a []T, y T) bool
 	subSV func(dst []T, x T, b []T) bool
 }
 
@@ -113,10 +114,10 @@ var avx2Set = &simdSet{
 // one the kernels use, nil when there is none or COLEXPR_NOSIMD is set.
 var simdSets, active = func() ([]*simdSet, *simdSet) {
 	var sets []*simdSet
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW {
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasPOPCNT {
 		sets = append(sets, avx512Set)
 	}
-	if cpu.X86.HasAVX2 {
+	if cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT {
 		sets = append(sets, avx2Set)
 	}
 	if len(sets) == 0 || simdDisabled {
@@ -210,17 +211,26 @@ func runArith[T Integer](set *simdSet, k *arithKernels[T], op ArithOp, form int,
 	}
 	switch form {
 	case formVV:
+		if k.vv[op] == nil {
+			return 0, false
+		}
 		done := arithRows[T](set, len(a))
 		return done, k.vv[op](dst[:done], a[:done], b[:done])
 	case formVS:
+		if k.vs[op] == nil {
+			return 0, false
+		}
 		done := arithRows[T](set, len(a))
 		return done, k.vs[op](dst[:done], a[:done], x)
+	}
+	if op != OpSub {
+		return 0, false
 	}
 	done := arithRows[T](set, len(b))
 	return done, k.subSV(dst[:done], x, b[:done])
 }
 
-// simdArith runs set's kernel for op (OpAdd or OpSub) and form on the
+// simdArith runs set's kernel for op (OpAdd, OpSub or OpMul) and form on the
 // whole blocks of the rows: dst = a op b (formVV), a op x (formVS) or
 // x op b (formSV, subtraction). It returns how many rows it did and
 // whether one of them may have overflowed.

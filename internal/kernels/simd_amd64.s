@@ -11253,7 +11253,7 @@ done:
 	RET
 
 // func addI8VVAVX512(dst []int8, a []int8, b []int8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addI8VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -11298,7 +11298,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -11365,7 +11365,7 @@ done:
 	RET
 
 // func addI8VSAVX512(dst []int8, a []int8, y int8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addI8VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -11405,7 +11405,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -11467,7 +11467,7 @@ done:
 	RET
 
 // func subI8VVAVX512(dst []int8, a []int8, b []int8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI8VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -11512,7 +11512,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -11579,7 +11579,7 @@ done:
 	RET
 
 // func subI8VSAVX512(dst []int8, a []int8, y int8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI8VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -11619,7 +11619,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -11681,7 +11681,7 @@ done:
 	RET
 
 // func subI8SVAVX512(dst []int8, x int8, b []int8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI8SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -11721,7 +11721,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -11783,7 +11783,7 @@ done:
 	RET
 
 // func addI16VVAVX512(dst []int16, a []int16, b []int16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addI16VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -11828,7 +11828,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -11895,7 +11895,7 @@ done:
 	RET
 
 // func addI16VSAVX512(dst []int16, a []int16, y int16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addI16VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -11935,7 +11935,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -11997,7 +11997,7 @@ done:
 	RET
 
 // func subI16VVAVX512(dst []int16, a []int16, b []int16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI16VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -12042,7 +12042,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -12109,7 +12109,7 @@ done:
 	RET
 
 // func subI16VSAVX512(dst []int16, a []int16, y int16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI16VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -12149,7 +12149,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -12211,7 +12211,7 @@ done:
 	RET
 
 // func subI16SVAVX512(dst []int16, x int16, b []int16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subI16SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -12251,7 +12251,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -12312,8 +12312,238 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulI16VVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulI16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	VPMULHW   Z2, Z1, Z1
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPMULHW   Z2, Z1, Z1
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 128(CX), Z1
+	VMOVDQU64 128(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPMULHW   Z2, Z1, Z1
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 192(CX), Z1
+	VMOVDQU64 192(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPMULHW   Z2, Z1, Z1
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, AX
+	DECQ      BX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulI16VVAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulI16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPMULLW Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPMULHW Y2, Y1, Y1
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPMULLW Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPMULHW Y2, Y1, Y1
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPMULLW Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPMULHW Y2, Y1, Y1
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPMULLW Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPMULHW Y2, Y1, Y1
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y1, Y1
+	VPOR    Y1, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulI16VSAVX512(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulI16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64 (CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, (AX)
+	VPMULHW   Z0, Z2, Z2
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 64(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPMULHW   Z0, Z2, Z2
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 128(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPMULHW   Z0, Z2, Z2
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 192(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPMULHW   Z0, Z2, Z2
+	VPSRAW    $0x0f, Z3, Z3
+	VPXORQ    Z3, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func mulI16VSAVX2(dst []int16, a []int16, y int16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulI16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPMULLW Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPMULHW Y0, Y2, Y2
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPMULLW Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPMULHW Y0, Y2, Y2
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPMULLW Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPMULHW Y0, Y2, Y2
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPMULLW Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPMULHW Y0, Y2, Y2
+	VPSRAW  $0x0f, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VPOR    Y2, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func addI32VVAVX512(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addI32VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -12358,7 +12588,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -12425,7 +12655,7 @@ done:
 	RET
 
 // func addI32VSAVX512(dst []int32, a []int32, y int32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addI32VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -12465,7 +12695,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -12527,7 +12757,7 @@ done:
 	RET
 
 // func subI32VVAVX512(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI32VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -12572,7 +12802,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -12639,7 +12869,7 @@ done:
 	RET
 
 // func subI32VSAVX512(dst []int32, a []int32, y int32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI32VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -12679,7 +12909,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -12741,7 +12971,7 @@ done:
 	RET
 
 // func subI32SVAVX512(dst []int32, x int32, b []int32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI32SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -12781,7 +13011,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -12842,8 +13072,398 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulI32VVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F
+TEXT ·mulI32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULDQ   Z2, Z1, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VPMULDQ   Z4, Z3, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULDQ   Z2, Z1, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VPMULDQ   Z4, Z3, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VMOVDQU64 128(CX), Z1
+	VMOVDQU64 128(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULDQ   Z2, Z1, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VPMULDQ   Z4, Z3, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VMOVDQU64 192(CX), Z1
+	VMOVDQU64 192(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULDQ   Z2, Z1, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	VPMULDQ   Z4, Z3, Z1
+	VPSRAD    $0x1f, Z1, Z2
+	VPSLLQ    $0x20, Z2, Z2
+	VPXORQ    Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z0, Z0
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, AX
+	DECQ      BX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulI32VVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulI32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU (CX), Y1
+	VMOVDQU (DX), Y2
+	VPMULLD Y2, Y1, Y3
+	VMOVDQU Y3, (AX)
+	VPSRLQ  $0x20, Y1, Y3
+	VPSRLQ  $0x20, Y2, Y4
+	VPMULDQ Y2, Y1, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VPMULDQ Y4, Y3, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 32(DX), Y2
+	VPMULLD Y2, Y1, Y3
+	VMOVDQU Y3, 32(AX)
+	VPSRLQ  $0x20, Y1, Y3
+	VPSRLQ  $0x20, Y2, Y4
+	VPMULDQ Y2, Y1, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VPMULDQ Y4, Y3, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 64(CX), Y1
+	VMOVDQU 64(DX), Y2
+	VPMULLD Y2, Y1, Y3
+	VMOVDQU Y3, 64(AX)
+	VPSRLQ  $0x20, Y1, Y3
+	VPSRLQ  $0x20, Y2, Y4
+	VPMULDQ Y2, Y1, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VPMULDQ Y4, Y3, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VMOVDQU 96(CX), Y1
+	VMOVDQU 96(DX), Y2
+	VPMULLD Y2, Y1, Y3
+	VMOVDQU Y3, 96(AX)
+	VPSRLQ  $0x20, Y1, Y3
+	VPSRLQ  $0x20, Y2, Y4
+	VPMULDQ Y2, Y1, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	VPMULDQ Y4, Y3, Y1
+	VPSRAD  $0x1f, Y1, Y2
+	VPSLLQ  $0x20, Y2, Y2
+	VPXOR   Y1, Y2, Y2
+	VPSRLQ  $0x20, Y2, Y2
+	VPOR    Y2, Y0, Y0
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, AX
+	DECQ    BX
+	JNZ     loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulI32VSAVX512(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX512F
+TEXT ·mulI32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64 (CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, (AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULDQ   Z0, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z5
+	VPSLLQ    $0x20, Z5, Z5
+	VPXORQ    Z2, Z5, Z5
+	VPSRLQ    $0x20, Z5, Z5
+	VPORQ     Z5, Z1, Z1
+	VPMULDQ   Z4, Z3, Z2
+	VPSRAD    $0x1f, Z2, Z3
+	VPSLLQ    $0x20, Z3, Z3
+	VPXORQ    Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPORQ     Z3, Z1, Z1
+	VMOVDQU64 64(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULDQ   Z0, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z5
+	VPSLLQ    $0x20, Z5, Z5
+	VPXORQ    Z2, Z5, Z5
+	VPSRLQ    $0x20, Z5, Z5
+	VPORQ     Z5, Z1, Z1
+	VPMULDQ   Z4, Z3, Z2
+	VPSRAD    $0x1f, Z2, Z3
+	VPSLLQ    $0x20, Z3, Z3
+	VPXORQ    Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPORQ     Z3, Z1, Z1
+	VMOVDQU64 128(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULDQ   Z0, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z5
+	VPSLLQ    $0x20, Z5, Z5
+	VPXORQ    Z2, Z5, Z5
+	VPSRLQ    $0x20, Z5, Z5
+	VPORQ     Z5, Z1, Z1
+	VPMULDQ   Z4, Z3, Z2
+	VPSRAD    $0x1f, Z2, Z3
+	VPSLLQ    $0x20, Z3, Z3
+	VPXORQ    Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPORQ     Z3, Z1, Z1
+	VMOVDQU64 192(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULDQ   Z0, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z5
+	VPSLLQ    $0x20, Z5, Z5
+	VPXORQ    Z2, Z5, Z5
+	VPSRLQ    $0x20, Z5, Z5
+	VPORQ     Z5, Z1, Z1
+	VPMULDQ   Z4, Z3, Z2
+	VPSRAD    $0x1f, Z2, Z3
+	VPSLLQ    $0x20, Z3, Z3
+	VPXORQ    Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPORQ     Z3, Z1, Z1
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func mulI32VSAVX2(dst []int32, a []int32, y int32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulI32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU (CX), Y2
+	VPMULLD Y0, Y2, Y3
+	VMOVDQU Y3, (AX)
+	VPSRLQ  $0x20, Y2, Y3
+	VPSRLQ  $0x20, Y0, Y4
+	VPMULDQ Y0, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y5
+	VPSLLQ  $0x20, Y5, Y5
+	VPXOR   Y2, Y5, Y5
+	VPSRLQ  $0x20, Y5, Y5
+	VPOR    Y5, Y1, Y1
+	VPMULDQ Y4, Y3, Y2
+	VPSRAD  $0x1f, Y2, Y3
+	VPSLLQ  $0x20, Y3, Y3
+	VPXOR   Y2, Y3, Y3
+	VPSRLQ  $0x20, Y3, Y3
+	VPOR    Y3, Y1, Y1
+	VMOVDQU 32(CX), Y2
+	VPMULLD Y0, Y2, Y3
+	VMOVDQU Y3, 32(AX)
+	VPSRLQ  $0x20, Y2, Y3
+	VPSRLQ  $0x20, Y0, Y4
+	VPMULDQ Y0, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y5
+	VPSLLQ  $0x20, Y5, Y5
+	VPXOR   Y2, Y5, Y5
+	VPSRLQ  $0x20, Y5, Y5
+	VPOR    Y5, Y1, Y1
+	VPMULDQ Y4, Y3, Y2
+	VPSRAD  $0x1f, Y2, Y3
+	VPSLLQ  $0x20, Y3, Y3
+	VPXOR   Y2, Y3, Y3
+	VPSRLQ  $0x20, Y3, Y3
+	VPOR    Y3, Y1, Y1
+	VMOVDQU 64(CX), Y2
+	VPMULLD Y0, Y2, Y3
+	VMOVDQU Y3, 64(AX)
+	VPSRLQ  $0x20, Y2, Y3
+	VPSRLQ  $0x20, Y0, Y4
+	VPMULDQ Y0, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y5
+	VPSLLQ  $0x20, Y5, Y5
+	VPXOR   Y2, Y5, Y5
+	VPSRLQ  $0x20, Y5, Y5
+	VPOR    Y5, Y1, Y1
+	VPMULDQ Y4, Y3, Y2
+	VPSRAD  $0x1f, Y2, Y3
+	VPSLLQ  $0x20, Y3, Y3
+	VPXOR   Y2, Y3, Y3
+	VPSRLQ  $0x20, Y3, Y3
+	VPOR    Y3, Y1, Y1
+	VMOVDQU 96(CX), Y2
+	VPMULLD Y0, Y2, Y3
+	VMOVDQU Y3, 96(AX)
+	VPSRLQ  $0x20, Y2, Y3
+	VPSRLQ  $0x20, Y0, Y4
+	VPMULDQ Y0, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y5
+	VPSLLQ  $0x20, Y5, Y5
+	VPXOR   Y2, Y5, Y5
+	VPSRLQ  $0x20, Y5, Y5
+	VPOR    Y5, Y1, Y1
+	VPMULDQ Y4, Y3, Y2
+	VPSRAD  $0x1f, Y2, Y3
+	VPSLLQ  $0x20, Y3, Y3
+	VPXOR   Y2, Y3, Y3
+	VPSRLQ  $0x20, Y3, Y3
+	VPOR    Y3, Y1, Y1
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func addI64VVAVX512(dst []int64, a []int64, b []int64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addI64VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -12888,7 +13508,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -12955,7 +13575,7 @@ done:
 	RET
 
 // func addI64VSAVX512(dst []int64, a []int64, y int64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addI64VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -12995,7 +13615,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13057,7 +13677,7 @@ done:
 	RET
 
 // func subI64VVAVX512(dst []int64, a []int64, b []int64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI64VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -13102,7 +13722,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -13169,7 +13789,7 @@ done:
 	RET
 
 // func subI64VSAVX512(dst []int64, a []int64, y int64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI64VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -13209,7 +13829,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13271,7 +13891,7 @@ done:
 	RET
 
 // func subI64SVAVX512(dst []int64, x int64, b []int64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subI64SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -13311,7 +13931,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13373,7 +13993,7 @@ done:
 	RET
 
 // func addU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addU8VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -13418,7 +14038,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -13489,7 +14109,7 @@ done:
 	RET
 
 // func addU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addU8VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -13529,7 +14149,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13595,7 +14215,7 @@ done:
 	RET
 
 // func subU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU8VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -13640,7 +14260,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -13711,7 +14331,7 @@ done:
 	RET
 
 // func subU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU8VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -13751,7 +14371,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13817,7 +14437,7 @@ done:
 	RET
 
 // func subU8SVAVX512(dst []uint8, x uint8, b []uint8) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU8SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -13857,7 +14477,7 @@ done:
 	MOVQ         $0x8080808080808080, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -13923,7 +14543,7 @@ done:
 	RET
 
 // func addU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addU16VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -13968,7 +14588,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -14039,7 +14659,7 @@ done:
 	RET
 
 // func addU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·addU16VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -14079,7 +14699,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -14145,7 +14765,7 @@ done:
 	RET
 
 // func subU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU16VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -14190,7 +14810,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -14261,7 +14881,7 @@ done:
 	RET
 
 // func subU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU16VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -14301,7 +14921,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -14367,7 +14987,7 @@ done:
 	RET
 
 // func subU16SVAVX512(dst []uint16, x uint16, b []uint16) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·subU16SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -14407,7 +15027,7 @@ done:
 	MOVQ         $0x8000800080008000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -14472,8 +15092,206 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulU16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x07, BX
+	JZ     done
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	VPMULHUW  Z2, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPMULHUW  Z2, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 128(CX), Z1
+	VMOVDQU64 128(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPMULHUW  Z2, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 192(CX), Z1
+	VMOVDQU64 192(DX), Z2
+	VPMULLW   Z2, Z1, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPMULHUW  Z2, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, AX
+	DECQ      BX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulU16VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x06, BX
+	JZ    done
+
+loop:
+	VMOVDQU  (CX), Y1
+	VMOVDQU  (DX), Y2
+	VPMULLW  Y2, Y1, Y3
+	VMOVDQU  Y3, (AX)
+	VPMULHUW Y2, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  32(CX), Y1
+	VMOVDQU  32(DX), Y2
+	VPMULLW  Y2, Y1, Y3
+	VMOVDQU  Y3, 32(AX)
+	VPMULHUW Y2, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  64(CX), Y1
+	VMOVDQU  64(DX), Y2
+	VPMULLW  Y2, Y1, Y3
+	VMOVDQU  Y3, 64(AX)
+	VPMULHUW Y2, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  96(CX), Y1
+	VMOVDQU  96(DX), Y2
+	VPMULLW  Y2, Y1, Y3
+	VMOVDQU  Y3, 96(AX)
+	VPMULHUW Y2, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, AX
+	DECQ     BX
+	JNZ      loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulU16VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x07, DX
+	JZ           done
+
+loop:
+	VMOVDQU64 (CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, (AX)
+	VPMULHUW  Z0, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 64(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPMULHUW  Z0, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 128(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPMULHUW  Z0, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 192(CX), Z2
+	VPMULLW   Z0, Z2, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPMULHUW  Z0, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func mulU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulU16VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VPBROADCASTW y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU  (CX), Y2
+	VPMULLW  Y0, Y2, Y3
+	VMOVDQU  Y3, (AX)
+	VPMULHUW Y0, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  32(CX), Y2
+	VPMULLW  Y0, Y2, Y3
+	VMOVDQU  Y3, 32(AX)
+	VPMULHUW Y0, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  64(CX), Y2
+	VPMULLW  Y0, Y2, Y3
+	VMOVDQU  Y3, 64(AX)
+	VPMULHUW Y0, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  96(CX), Y2
+	VPMULLW  Y0, Y2, Y3
+	VMOVDQU  Y3, 96(AX)
+	VPMULHUW Y0, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	DECQ     DX
+	JNZ      loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func addU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addU32VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -14518,7 +15336,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -14589,7 +15407,7 @@ done:
 	RET
 
 // func addU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addU32VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -14629,7 +15447,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -14695,7 +15513,7 @@ done:
 	RET
 
 // func subU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU32VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -14740,7 +15558,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -14811,7 +15629,7 @@ done:
 	RET
 
 // func subU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU32VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -14851,7 +15669,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -14917,7 +15735,7 @@ done:
 	RET
 
 // func subU32SVAVX512(dst []uint32, x uint32, b []uint32) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU32SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -14957,7 +15775,7 @@ done:
 	MOVQ         $0x8000000080000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -15022,8 +15840,302 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512F
+TEXT ·mulU32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   a_base+24(FP), CX
+	MOVQ   b_base+48(FP), DX
+	MOVQ   a_len+32(FP), BX
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x06, BX
+	JZ     done
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULUDQ  Z2, Z1, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VPMULUDQ  Z4, Z3, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULUDQ  Z2, Z1, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VPMULUDQ  Z4, Z3, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 128(CX), Z1
+	VMOVDQU64 128(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULUDQ  Z2, Z1, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VPMULUDQ  Z4, Z3, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VMOVDQU64 192(CX), Z1
+	VMOVDQU64 192(DX), Z2
+	VPMULLD   Z2, Z1, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPSRLQ    $0x20, Z1, Z3
+	VPSRLQ    $0x20, Z2, Z4
+	VPMULUDQ  Z2, Z1, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VPMULUDQ  Z4, Z3, Z1
+	VPSRLQ    $0x20, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, AX
+	DECQ      BX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z1
+	VPTESTMQ     Z1, Z0, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulU32VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  a_base+24(FP), CX
+	MOVQ  b_base+48(FP), DX
+	MOVQ  a_len+32(FP), BX
+	VPXOR Y0, Y0, Y0
+	SHRQ  $0x05, BX
+	JZ    done
+
+loop:
+	VMOVDQU  (CX), Y1
+	VMOVDQU  (DX), Y2
+	VPMULLD  Y2, Y1, Y3
+	VMOVDQU  Y3, (AX)
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y1, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VPMULUDQ Y4, Y3, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  32(CX), Y1
+	VMOVDQU  32(DX), Y2
+	VPMULLD  Y2, Y1, Y3
+	VMOVDQU  Y3, 32(AX)
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y1, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VPMULUDQ Y4, Y3, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  64(CX), Y1
+	VMOVDQU  64(DX), Y2
+	VPMULLD  Y2, Y1, Y3
+	VMOVDQU  Y3, 64(AX)
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y1, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VPMULUDQ Y4, Y3, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VMOVDQU  96(CX), Y1
+	VMOVDQU  96(DX), Y2
+	VPMULLD  Y2, Y1, Y3
+	VMOVDQU  Y3, 96(AX)
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y1, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	VPMULUDQ Y4, Y3, Y1
+	VPSRLQ   $0x20, Y1, Y1
+	VPOR     Y1, Y0, Y0
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, AX
+	DECQ     BX
+	JNZ      loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VPTEST       Y1, Y0
+	SETNE        AL
+	MOVB         AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func mulU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX512F
+TEXT ·mulU32VSAVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Z0
+	VPXORQ       Z1, Z1, Z1
+	SHRQ         $0x06, DX
+	JZ           done
+
+loop:
+	VMOVDQU64 (CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, (AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULUDQ  Z0, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VPMULUDQ  Z4, Z3, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 64(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 64(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULUDQ  Z0, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VPMULUDQ  Z4, Z3, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 128(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 128(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULUDQ  Z0, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VPMULUDQ  Z4, Z3, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VMOVDQU64 192(CX), Z2
+	VPMULLD   Z0, Z2, Z3
+	VMOVDQU64 Z3, 192(AX)
+	VPSRLQ    $0x20, Z2, Z3
+	VPSRLQ    $0x20, Z0, Z4
+	VPMULUDQ  Z0, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	VPMULUDQ  Z4, Z3, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPORQ     Z2, Z1, Z1
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	VPBROADCASTQ AX, Z0
+	VPTESTMQ     Z0, Z1, K1
+	KORTESTW     K1, K1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func mulU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
+// Requires: AVX, AVX2, SSE2
+TEXT ·mulU32VSAVX2(SB), NOSPLIT, $0-57
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         a_base+24(FP), CX
+	MOVQ         a_len+32(FP), DX
+	VBROADCASTSS y+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	SHRQ         $0x05, DX
+	JZ           done
+
+loop:
+	VMOVDQU  (CX), Y2
+	VPMULLD  Y0, Y2, Y3
+	VMOVDQU  Y3, (AX)
+	VPSRLQ   $0x20, Y2, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VPMULUDQ Y4, Y3, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  32(CX), Y2
+	VPMULLD  Y0, Y2, Y3
+	VMOVDQU  Y3, 32(AX)
+	VPSRLQ   $0x20, Y2, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VPMULUDQ Y4, Y3, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  64(CX), Y2
+	VPMULLD  Y0, Y2, Y3
+	VMOVDQU  Y3, 64(AX)
+	VPSRLQ   $0x20, Y2, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VPMULUDQ Y4, Y3, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVDQU  96(CX), Y2
+	VPMULLD  Y0, Y2, Y3
+	VMOVDQU  Y3, 96(AX)
+	VPSRLQ   $0x20, Y2, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	VPMULUDQ Y4, Y3, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPOR     Y2, Y1, Y1
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	DECQ     DX
+	JNZ      loop
+
+done:
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPTEST       Y0, Y1
+	SETNE        AL
+	MOVB         AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func addU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addU64VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -15068,7 +16180,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -15139,7 +16251,7 @@ done:
 	RET
 
 // func addU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·addU64VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -15179,7 +16291,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -15245,7 +16357,7 @@ done:
 	RET
 
 // func subU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU64VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ   dst_base+0(FP), AX
 	MOVQ   a_base+24(FP), CX
@@ -15290,7 +16402,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z1
 	VPTESTMQ     Z1, Z0, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+72(FP)
 	VZEROUPPER
@@ -15361,7 +16473,7 @@ done:
 	RET
 
 // func subU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU64VSAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         a_base+24(FP), CX
@@ -15401,7 +16513,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER
@@ -15467,7 +16579,7 @@ done:
 	RET
 
 // func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·subU64SVAVX512(SB), NOSPLIT, $0-57
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         b_base+32(FP), CX
@@ -15507,7 +16619,7 @@ done:
 	MOVQ         $0x8000000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VPTESTMQ     Z0, Z1, K1
-	KORTESTB     K1, K1
+	KORTESTW     K1, K1
 	SETNE        AL
 	MOVB         AL, ret+56(FP)
 	VZEROUPPER

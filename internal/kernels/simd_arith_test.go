@@ -1,6 +1,6 @@
 package kernels
 
-// The SIMD checked arithmetic against the portable loops: the same
+// The SIMD checked arithmetic (add, sub, mul) against the portable loops: the same
 // results, and the same "some row may have failed" flag (both are exact,
 // so they agree on every input), for every length 0…300 and offset 0…63,
 // with overflowing pairs planted at random rows or not at all; then
@@ -70,7 +70,7 @@ func simdArithCheck[T Integer](t *testing.T, rng *rand.Rand) {
 				s = T(rng.IntN(20))
 			}
 			sc := Fixed[T]{Scalar: s, IsScalar: true}
-			for _, op := range []ArithOp{OpAdd, OpSub} {
+			for _, op := range []ArithOp{OpAdd, OpSub, OpMul} {
 				forms := [...]struct {
 					name string
 					l, r Fixed[T]
@@ -152,7 +152,7 @@ func simdArithArrays[T Integer](t *testing.T, p dtype.PType) {
 		y := datum.FromArray(array.NewSlice(ya.Array(), int64(off), int64(off+n)), typ)
 		sv, _ := scalar.New(typ.AsNonNullable(), scalarValue(edges[trial%len(edges)]))
 		s := datum.FromScalar(sv, n)
-		for _, op := range []ArithOp{OpAdd, OpSub} {
+		for _, op := range []ArithOp{OpAdd, OpSub, OpMul} {
 			for _, args := range [][2]datum.Datum{{x, y}, {x, s}, {s, y}} {
 				var want datum.Datum
 				var wantErr error

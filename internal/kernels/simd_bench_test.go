@@ -69,3 +69,24 @@ func BenchmarkSIMDAddU32(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkSIMDMulI32(b *testing.B) {
+	const n = 16384
+	rng := rand.New(rand.NewPCG(1, 3))
+	x, y, dst := make([]int32, n), make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i], y[i] = rng.Int32N(1<<15)-1<<14, rng.Int32N(1<<15)-1<<14
+	}
+	for name, set := range simdBenchSets() {
+		b.Run("set="+name, func(b *testing.B) {
+			b.SetBytes(12 * n)
+			withActive(set, func() {
+				for b.Loop() {
+					if intLoop(OpMul, dst, Fixed[int32]{Vals: x}, Fixed[int32]{Vals: y}, nil) {
+						b.Fatal("overflow")
+					}
+				}
+			})
+		})
+	}
+}

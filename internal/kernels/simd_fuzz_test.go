@@ -143,7 +143,7 @@ func fuzzArith[T Integer](t *testing.T, vals []T, skip int) {
 	n := len(rest) / 2
 	a, b := rest[:n], rest[n:2*n]
 	sc := Fixed[T]{Scalar: s, IsScalar: true}
-	for _, op := range []ArithOp{OpAdd, OpSub} {
+	for _, op := range []ArithOp{OpAdd, OpSub, OpMul} {
 		for _, args := range [][2]Fixed[T]{{{Vals: a}, {Vals: b}}, {{Vals: a}, sc}, {sc, {Vals: b}}} {
 			if err := simdArithSame(op, n, args[0], args[1]); err != nil {
 				t.Fatalf("%s: %v", op, err)

@@ -784,6 +784,18 @@ func subI16SVAVX512(dst []int16, x int16, b []int16) bool
 // subI16SVAVX2 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
 func subI16SVAVX2(dst []int16, x int16, b []int16) bool
 
+// mulI16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func mulI16VVAVX512(dst []int16, a []int16, b []int16) bool
+
+// mulI16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func mulI16VVAVX2(dst []int16, a []int16, b []int16) bool
+
+// mulI16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func mulI16VSAVX512(dst []int16, a []int16, y int16) bool
+
+// mulI16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func mulI16VSAVX2(dst []int16, a []int16, y int16) bool
+
 // addI32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
 func addI32VVAVX512(dst []int32, a []int32, b []int32) bool
 
@@ -813,6 +825,18 @@ func subI32SVAVX512(dst []int32, x int32, b []int32) bool
 
 // subI32SVAVX2 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
 func subI32SVAVX2(dst []int32, x int32, b []int32) bool
+
+// mulI32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func mulI32VVAVX512(dst []int32, a []int32, b []int32) bool
+
+// mulI32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func mulI32VVAVX2(dst []int32, a []int32, b []int32) bool
+
+// mulI32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func mulI32VSAVX512(dst []int32, a []int32, y int32) bool
+
+// mulI32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func mulI32VSAVX2(dst []int32, a []int32, y int32) bool
 
 // addI64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
 func addI64VVAVX512(dst []int64, a []int64, b []int64) bool
@@ -904,6 +928,18 @@ func subU16SVAVX512(dst []uint16, x uint16, b []uint16) bool
 // subU16SVAVX2 computes dst = x OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
 func subU16SVAVX2(dst []uint16, x uint16, b []uint16) bool
 
+// mulU16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func mulU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// mulU16VVAVX2 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func mulU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
+
+// mulU16VSAVX512 computes dst = a OP y for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
+func mulU16VSAVX512(dst []uint16, a []uint16, y uint16) bool
+
+// mulU16VSAVX2 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX2).
+func mulU16VSAVX2(dst []uint16, a []uint16, y uint16) bool
+
 // addU32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
 func addU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
 
@@ -933,6 +969,18 @@ func subU32SVAVX512(dst []uint32, x uint32, b []uint32) bool
 
 // subU32SVAVX2 computes dst = x OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
 func subU32SVAVX2(dst []uint32, x uint32, b []uint32) bool
+
+// mulU32VVAVX512 computes dst = a OP b for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func mulU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// mulU32VVAVX2 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func mulU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// mulU32VSAVX512 computes dst = a OP y for the rows of whole blocks of 64 and reports whether one may have overflowed (AVX512).
+func mulU32VSAVX512(dst []uint32, a []uint32, y uint32) bool
+
+// mulU32VSAVX2 computes dst = a OP y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX2).
+func mulU32VSAVX2(dst []uint32, a []uint32, y uint32) bool
 
 // addU64VVAVX512 computes dst = a OP b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512).
 func addU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool

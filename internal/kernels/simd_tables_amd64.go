@@ -108,98 +108,98 @@ var cmpF64AVX2 = cmpKernels[float64]{
 
 // The checked arithmetic kernels of AVX512, by element type.
 var arithI8AVX512 = arithKernels[int8]{
-	vv:    [...]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX512, OpSub: subI8VVAVX512},
-	vs:    [...]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX512, OpSub: subI8VSAVX512},
+	vv:    [OpMul + 1]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX512, OpSub: subI8VVAVX512},
+	vs:    [OpMul + 1]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX512, OpSub: subI8VSAVX512},
 	subSV: subI8SVAVX512,
 }
 
 var arithI16AVX512 = arithKernels[int16]{
-	vv:    [...]func([]int16, []int16, []int16) bool{OpAdd: addI16VVAVX512, OpSub: subI16VVAVX512},
-	vs:    [...]func([]int16, []int16, int16) bool{OpAdd: addI16VSAVX512, OpSub: subI16VSAVX512},
+	vv:    [OpMul + 1]func([]int16, []int16, []int16) bool{OpAdd: addI16VVAVX512, OpSub: subI16VVAVX512, OpMul: mulI16VVAVX512},
+	vs:    [OpMul + 1]func([]int16, []int16, int16) bool{OpAdd: addI16VSAVX512, OpSub: subI16VSAVX512, OpMul: mulI16VSAVX512},
 	subSV: subI16SVAVX512,
 }
 
 var arithI32AVX512 = arithKernels[int32]{
-	vv:    [...]func([]int32, []int32, []int32) bool{OpAdd: addI32VVAVX512, OpSub: subI32VVAVX512},
-	vs:    [...]func([]int32, []int32, int32) bool{OpAdd: addI32VSAVX512, OpSub: subI32VSAVX512},
+	vv:    [OpMul + 1]func([]int32, []int32, []int32) bool{OpAdd: addI32VVAVX512, OpSub: subI32VVAVX512, OpMul: mulI32VVAVX512},
+	vs:    [OpMul + 1]func([]int32, []int32, int32) bool{OpAdd: addI32VSAVX512, OpSub: subI32VSAVX512, OpMul: mulI32VSAVX512},
 	subSV: subI32SVAVX512,
 }
 
 var arithI64AVX512 = arithKernels[int64]{
-	vv:    [...]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX512, OpSub: subI64VVAVX512},
-	vs:    [...]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX512, OpSub: subI64VSAVX512},
+	vv:    [OpMul + 1]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX512, OpSub: subI64VVAVX512},
+	vs:    [OpMul + 1]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX512, OpSub: subI64VSAVX512},
 	subSV: subI64SVAVX512,
 }
 
 var arithU8AVX512 = arithKernels[uint8]{
-	vv:    [...]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX512, OpSub: subU8VVAVX512},
-	vs:    [...]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX512, OpSub: subU8VSAVX512},
+	vv:    [OpMul + 1]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX512, OpSub: subU8VVAVX512},
+	vs:    [OpMul + 1]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX512, OpSub: subU8VSAVX512},
 	subSV: subU8SVAVX512,
 }
 
 var arithU16AVX512 = arithKernels[uint16]{
-	vv:    [...]func([]uint16, []uint16, []uint16) bool{OpAdd: addU16VVAVX512, OpSub: subU16VVAVX512},
-	vs:    [...]func([]uint16, []uint16, uint16) bool{OpAdd: addU16VSAVX512, OpSub: subU16VSAVX512},
+	vv:    [OpMul + 1]func([]uint16, []uint16, []uint16) bool{OpAdd: addU16VVAVX512, OpSub: subU16VVAVX512, OpMul: mulU16VVAVX512},
+	vs:    [OpMul + 1]func([]uint16, []uint16, uint16) bool{OpAdd: addU16VSAVX512, OpSub: subU16VSAVX512, OpMul: mulU16VSAVX512},
 	subSV: subU16SVAVX512,
 }
 
 var arithU32AVX512 = arithKernels[uint32]{
-	vv:    [...]func([]uint32, []uint32, []uint32) bool{OpAdd: addU32VVAVX512, OpSub: subU32VVAVX512},
-	vs:    [...]func([]uint32, []uint32, uint32) bool{OpAdd: addU32VSAVX512, OpSub: subU32VSAVX512},
+	vv:    [OpMul + 1]func([]uint32, []uint32, []uint32) bool{OpAdd: addU32VVAVX512, OpSub: subU32VVAVX512, OpMul: mulU32VVAVX512},
+	vs:    [OpMul + 1]func([]uint32, []uint32, uint32) bool{OpAdd: addU32VSAVX512, OpSub: subU32VSAVX512, OpMul: mulU32VSAVX512},
 	subSV: subU32SVAVX512,
 }
 
 var arithU64AVX512 = arithKernels[uint64]{
-	vv:    [...]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX512, OpSub: subU64VVAVX512},
-	vs:    [...]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX512, OpSub: subU64VSAVX512},
+	vv:    [OpMul + 1]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX512, OpSub: subU64VVAVX512},
+	vs:    [OpMul + 1]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX512, OpSub: subU64VSAVX512},
 	subSV: subU64SVAVX512,
 }
 
 // The checked arithmetic kernels of AVX2, by element type.
 var arithI8AVX2 = arithKernels[int8]{
-	vv:    [...]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX2, OpSub: subI8VVAVX2},
-	vs:    [...]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX2, OpSub: subI8VSAVX2},
+	vv:    [OpMul + 1]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX2, OpSub: subI8VVAVX2},
+	vs:    [OpMul + 1]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX2, OpSub: subI8VSAVX2},
 	subSV: subI8SVAVX2,
 }
 
 var arithI16AVX2 = arithKernels[int16]{
-	vv:    [...]func([]int16, []int16, []int16) bool{OpAdd: addI16VVAVX2, OpSub: subI16VVAVX2},
-	vs:    [...]func([]int16, []int16, int16) bool{OpAdd: addI16VSAVX2, OpSub: subI16VSAVX2},
+	vv:    [OpMul + 1]func([]int16, []int16, []int16) bool{OpAdd: addI16VVAVX2, OpSub: subI16VVAVX2, OpMul: mulI16VVAVX2},
+	vs:    [OpMul + 1]func([]int16, []int16, int16) bool{OpAdd: addI16VSAVX2, OpSub: subI16VSAVX2, OpMul: mulI16VSAVX2},
 	subSV: subI16SVAVX2,
 }
 
 var arithI32AVX2 = arithKernels[int32]{
-	vv:    [...]func([]int32, []int32, []int32) bool{OpAdd: addI32VVAVX2, OpSub: subI32VVAVX2},
-	vs:    [...]func([]int32, []int32, int32) bool{OpAdd: addI32VSAVX2, OpSub: subI32VSAVX2},
+	vv:    [OpMul + 1]func([]int32, []int32, []int32) bool{OpAdd: addI32VVAVX2, OpSub: subI32VVAVX2, OpMul: mulI32VVAVX2},
+	vs:    [OpMul + 1]func([]int32, []int32, int32) bool{OpAdd: addI32VSAVX2, OpSub: subI32VSAVX2, OpMul: mulI32VSAVX2},
 	subSV: subI32SVAVX2,
 }
 
 var arithI64AVX2 = arithKernels[int64]{
-	vv:    [...]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX2, OpSub: subI64VVAVX2},
-	vs:    [...]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX2, OpSub: subI64VSAVX2},
+	vv:    [OpMul + 1]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX2, OpSub: subI64VVAVX2},
+	vs:    [OpMul + 1]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX2, OpSub: subI64VSAVX2},
 	subSV: subI64SVAVX2,
 }
 
 var arithU8AVX2 = arithKernels[uint8]{
-	vv:    [...]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX2, OpSub: subU8VVAVX2},
-	vs:    [...]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX2, OpSub: subU8VSAVX2},
+	vv:    [OpMul + 1]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX2, OpSub: subU8VVAVX2},
+	vs:    [OpMul + 1]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX2, OpSub: subU8VSAVX2},
 	subSV: subU8SVAVX2,
 }
 
 var arithU16AVX2 = arithKernels[uint16]{
-	vv:    [...]func([]uint16, []uint16, []uint16) bool{OpAdd: addU16VVAVX2, OpSub: subU16VVAVX2},
-	vs:    [...]func([]uint16, []uint16, uint16) bool{OpAdd: addU16VSAVX2, OpSub: subU16VSAVX2},
+	vv:    [OpMul + 1]func([]uint16, []uint16, []uint16) bool{OpAdd: addU16VVAVX2, OpSub: subU16VVAVX2, OpMul: mulU16VVAVX2},
+	vs:    [OpMul + 1]func([]uint16, []uint16, uint16) bool{OpAdd: addU16VSAVX2, OpSub: subU16VSAVX2, OpMul: mulU16VSAVX2},
 	subSV: subU16SVAVX2,
 }
 
 var arithU32AVX2 = arithKernels[uint32]{
-	vv:    [...]func([]uint32, []uint32, []uint32) bool{OpAdd: addU32VVAVX2, OpSub: subU32VVAVX2},
-	vs:    [...]func([]uint32, []uint32, uint32) bool{OpAdd: addU32VSAVX2, OpSub: subU32VSAVX2},
+	vv:    [OpMul + 1]func([]uint32, []uint32, []uint32) bool{OpAdd: addU32VVAVX2, OpSub: subU32VVAVX2, OpMul: mulU32VVAVX2},
+	vs:    [OpMul + 1]func([]uint32, []uint32, uint32) bool{OpAdd: addU32VSAVX2, OpSub: subU32VSAVX2, OpMul: mulU32VSAVX2},
 	subSV: subU32SVAVX2,
 }
 
 var arithU64AVX2 = arithKernels[uint64]{
-	vv:    [...]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX2, OpSub: subU64VVAVX2},
-	vs:    [...]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX2, OpSub: subU64VSAVX2},
+	vv:    [OpMul + 1]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX2, OpSub: subU64VVAVX2},
+	vs:    [OpMul + 1]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX2, OpSub: subU64VSAVX2},
 	subSV: subU64SVAVX2,
 }

@@ -28,14 +28,29 @@ import (
 // arithUnroll is how many vectors one loop iteration does.
 const arithUnroll = 4
 
-var arithOps = []string{"Add", "Sub"}
+var arithOps = []string{"Add", "Sub", "Mul"}
+
+// hasArith reports whether there is a kernel for op, e and form: mul is
+// for 16- and 32-bit types only (vectors have no byte multiply and no
+// 64×64→128 one), and only subtraction has a scalar-column form.
+func hasArith(e elem, op, form string) bool {
+	switch {
+	case e.float:
+		return false
+	case form == "SV":
+		return op == "Sub"
+	case op == "Mul":
+		return e.bits == 16 || e.bits == 32
+	}
+	return true
+}
 
 // arithForms: both operands columns, a column and a scalar, a scalar and
 // a column (subtraction only: addition commutes).
 var arithForms = []string{"VV", "VS", "SV"}
 
 func arithName(e elem, op, form, isa string) string {
-	return fmt.Sprintf("%s%s%s%s", map[string]string{"Add": "add", "Sub": "sub"}[op], e.name, form, isa)
+	return fmt.Sprintf("%s%s%s%s", map[string]string{"Add": "add", "Sub": "sub", "Mul": "mul"}[op], e.name, form, isa)
 }
 
 func arithSignature(e elem, form string) string {
@@ -153,6 +168,10 @@ func arith(e elem, op, form string, avx512 bool) {
 		if pb != nil {
 			y = load(pb, i)
 		}
+		if op == "Mul" {
+			mulVector(e, x, y, acc, Mem{Base: dst, Disp: vbytes * i}, avx512, newVec)
+			continue
+		}
 		s := newVec()
 		inst := map[string]map[int]func(...Op){
 			"Add": {8: VPADDB, 16: VPADDW, 32: VPADDD, 64: VPADDQ},
@@ -206,6 +225,9 @@ func arith(e elem, op, form string, avx512 bool) {
 	for i := 0; i < 64; i += e.bits {
 		pattern |= 1 << (i + e.bits - 1)
 	}
+	if op == "Mul" {
+		pattern = ^uint64(0) // mulVector's flags are nonzero on overflow
+	}
 	m := GP64()
 	MOVQ(U64(pattern), m)
 	mask := newVec()
@@ -214,7 +236,7 @@ func arith(e elem, op, form string, avx512 bool) {
 		VPBROADCASTQ(m, mask)
 		k := K()
 		VPTESTMQ(mask, acc, k)
-		KORTESTB(k, k)
+		KORTESTW(k, k)
 	} else {
 		MOVQ(m, mask.AsX())
 		VPBROADCASTQ(mask.AsX(), mask)
@@ -224,4 +246,72 @@ func arith(e elem, op, form string, avx512 bool) {
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// mulVector stores x*y (the low half of each product) at m and ORs into
+// acc a flag that is nonzero where the product does not fit the lane:
+//
+//	16 bits  the high half (VPMULH[U]W) differs from the low half's sign
+//	         extension (unsigned: is not zero)
+//	32 bits  the 64-bit products of the even lanes, and of the odd ones
+//	         shifted down (VPMUL[U]DQ), have a high half that differs
+//	         from the low half's sign extension (unsigned: is not zero)
+func mulVector(e elem, x, y, acc reg.VecVirtual, m Mem, avx512 bool, newVec func() reg.VecVirtual) {
+	lo := newVec()
+	store := func(v reg.VecVirtual) {
+		if avx512 {
+			VMOVDQU64(v, m)
+		} else {
+			VMOVDQU(v, m)
+		}
+	}
+	or := func(t reg.VecVirtual) {
+		if avx512 {
+			VPORQ(t, acc, acc)
+		} else {
+			VPOR(t, acc, acc)
+		}
+	}
+	xor := func(a, b, d reg.VecVirtual) {
+		if avx512 {
+			VPXORQ(a, b, d)
+		} else {
+			VPXOR(a, b, d)
+		}
+	}
+	if e.bits == 16 {
+		VPMULLW(y, x, lo)
+		store(lo)
+		hi := newVec()
+		if e.signed {
+			VPMULHW(y, x, hi)
+			VPSRAW(U8(15), lo, lo)
+			xor(lo, hi, hi)
+		} else {
+			VPMULHUW(y, x, hi)
+		}
+		or(hi)
+		return
+	}
+	VPMULLD(y, x, lo)
+	store(lo)
+	xo, yo := newVec(), newVec()
+	VPSRLQ(U8(32), x, xo)
+	VPSRLQ(U8(32), y, yo)
+	for _, pair := range [][2]reg.VecVirtual{{x, y}, {xo, yo}} {
+		p := newVec()
+		if e.signed {
+			VPMULDQ(pair[1], pair[0], p)
+			t := newVec()
+			VPSRAD(U8(31), p, t) // the even dword: the low half's sign
+			VPSLLQ(U8(32), t, t) // moved to the odd dword, under the high half
+			xor(p, t, t)         // the high half against it
+			VPSRLQ(U8(32), t, t) // the low half dropped
+			or(t)
+		} else {
+			VPMULUDQ(pair[1], pair[0], p)
+			VPSRLQ(U8(32), p, p) // the high half
+			or(p)
+		}
+	}
 }

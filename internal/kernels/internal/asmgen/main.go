@@ -18,6 +18,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -79,7 +80,7 @@ func main() {
 		}
 		for _, op := range arithOps {
 			for _, form := range arithForms {
-				if op == "Add" && form == "SV" {
+				if !hasArith(e, op, form) {
 					continue
 				}
 				arith(e, op, form, true)
@@ -437,10 +438,16 @@ func writeTables(path string) error {
 				continue
 			}
 			fmt.Fprintf(&buf, "var arith%s%s = arithKernels[%s]{\n", e.name, isa, e.gotype)
-			fmt.Fprintf(&buf, "\tvv: [...]func([]%s, []%s, []%s) bool{OpAdd: %s, OpSub: %s},\n", e.gotype, e.gotype, e.gotype,
-				arithName(e, "Add", "VV", isa), arithName(e, "Sub", "VV", isa))
-			fmt.Fprintf(&buf, "\tvs: [...]func([]%s, []%s, %s) bool{OpAdd: %s, OpSub: %s},\n", e.gotype, e.gotype, e.gotype,
-				arithName(e, "Add", "VS", isa), arithName(e, "Sub", "VS", isa))
+			for _, form := range []string{"VV", "VS"} {
+				sig := map[string]string{"VV": "[]%[2]s, []%[2]s, []%[2]s", "VS": "[]%[2]s, []%[2]s, %[2]s"}[form]
+				fmt.Fprintf(&buf, "\t%s: [OpMul + 1]func("+sig+") bool{", strings.ToLower(form), e.gotype)
+				for _, op := range arithOps {
+					if hasArith(e, op, form) {
+						fmt.Fprintf(&buf, "Op%s: %s, ", op, arithName(e, op, form, isa))
+					}
+				}
+				fmt.Fprintf(&buf, "},\n")
+			}
 			fmt.Fprintf(&buf, "\tsubSV: %s,\n}\n\n", arithName(e, "Sub", "SV", isa))
 		}
 	}
