@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -252,5 +254,64 @@ func TestDatasetQueryReleasesMemory(t *testing.T) {
 				t.Errorf("the output file exists: %v, want %v", statErr == nil, !c.failed)
 			}
 		})
+	}
+}
+
+// TestOutputInterrupted interrupts a query writing to a file while it
+// waits for more of its standard input: the temporary file is removed at
+// once, and no file is left under the target's name.
+func TestOutputInterrupted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT")
+	}
+	bin := colexprBinary(t)
+	out := t.TempDir()
+	target := filepath.Join(out, "out.csv")
+	cmd := exec.Command(bin, "query", "-o", target, "-")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// More rows than the types are inferred from: the query starts, and
+	// then waits for the rest of its input.
+	fmt.Fprint(in, "n\n"+strings.Repeat("1\n", scan.CSVInferRows+10))
+	entries := func() []string {
+		es, _ := os.ReadDir(out)
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	waitFor := func(what string, cond func([]string) bool) {
+		deadline := time.Now().Add(20 * time.Second)
+		for !cond(entries()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited in vain for %s; the directory holds %v", what, entries())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("the temporary file", func(names []string) bool { return len(names) == 1 && strings.HasPrefix(names[0], ".out.csv.") })
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the temporary file to go", func(names []string) bool { return len(names) == 0 })
+	in.Close()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("%v, want exit status 1\n%s", err, stderr.String())
+	}
+	if names := entries(); len(names) != 0 {
+		t.Errorf("the directory holds %v, want nothing", names)
+	}
+	if !strings.Contains(stderr.String(), target+" was not written") {
+		t.Errorf("stderr does not say the file was not written:\n%s", stderr.String())
 	}
 }

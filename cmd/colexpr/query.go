@@ -277,6 +277,15 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		go func() {
+			// On an interrupt, the temporary file goes at once, though the
+			// scan may be blocked reading a pipe; the scan is cancelled,
+			// and a second interrupt kills the process as usual. (On
+			// return, after Commit, Abort does nothing.)
+			<-ctx.Done()
+			file.Abort()
+			stop()
+		}()
 		buf = bufio.NewWriterSize(file, 1<<20)
 		w = buf
 	}
