@@ -31,15 +31,15 @@ func ExampleParse() {
 
 // A syntax error says where it is and what was expected there.
 func ExampleError() {
-	_, err := parse.Parse("lower(s) | upper(s)")
+	_, err := parse.Parse("lower(s) # upper(s)")
 	fmt.Println(err)
 	var pe *parse.Error
 	if errors.As(err, &pe) {
 		fmt.Println(pe.Line, pe.Column)
 	}
 	// Output:
-	// parse error at 1:10: unexpected character '|'
-	//   lower(s) | upper(s)
+	// parse error at 1:10: unexpected character '#'
+	//   lower(s) # upper(s)
 	//            ^
 	// 1 10
 }

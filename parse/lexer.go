@@ -135,8 +135,8 @@ func skipSpace(src string, off int) (next, bad int) {
 
 // punctuation lists the operators, longest first so that `::` wins over `:`.
 var punctuation = []string{
-	"::", "->", "!=", "<>", "<=", ">=", "==", "||",
-	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ".", ":",
+	"::", "->", "!=", "<>", "<=", ">=", "==", "||", "<<", ">>", "//",
+	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ".", ":", "&", "|", "~",
 }
 
 func describeRune(s string) string {

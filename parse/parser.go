@@ -315,7 +315,7 @@ func (p *parser) atComparison() bool {
 // compare reads an additive expression and at most one comparison after
 // it: comparisons do not chain.
 func (p *parser) compare() (expr.Expr, error) {
-	left, err := p.additive()
+	left, err := p.bitwise()
 	if err != nil || !p.atComparison() {
 		return left, err
 	}
@@ -334,7 +334,7 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	if p.tok.kind == tokPunct {
 		build := comparisons[p.tok.text]
 		p.next()
-		right, err := p.additive()
+		right, err := p.bitwise()
 		if err != nil {
 			return nil, err
 		}
@@ -355,14 +355,14 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	switch {
 	case p.tok.keyword("between"):
 		p.next()
-		lo, err := p.additive()
+		lo, err := p.bitwise()
 		if err != nil {
 			return nil, err
 		}
 		if err := p.keyword("and", " between the bounds of BETWEEN"); err != nil {
 			return nil, err
 		}
-		hi, err := p.additive()
+		hi, err := p.bitwise()
 		if err != nil {
 			return nil, err
 		}
@@ -381,7 +381,7 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	default: // LIKE, ILIKE
 		ci := p.tok.keyword("ilike")
 		p.next()
-		pattern, err := p.additive()
+		pattern, err := p.bitwise()
 		if err != nil {
 			return nil, err
 		}
@@ -413,7 +413,7 @@ func (p *parser) is(left expr.Expr) (expr.Expr, error) {
 		if err := p.keyword("from", " after DISTINCT"); err != nil {
 			return nil, err
 		}
-		right, err := p.additive()
+		right, err := p.bitwise()
 		if err != nil {
 			return nil, err
 		}
@@ -423,6 +423,25 @@ func (p *parser) is(left expr.Expr) (expr.Expr, error) {
 		return expr.Apply(fn.IsDistinctFrom, left, right), nil
 	}
 	return nil, p.expected("NULL or DISTINCT FROM" + p.after())
+}
+
+// bitwiseOps are the bitwise operators, one level of precedence.
+var bitwiseOps = map[string]fn.Function{"&": fn.BitAnd, "|": fn.BitOr, "<<": fn.ShiftLeft, ">>": fn.ShiftRight}
+
+// bitwise reads additive expressions joined by & | << >>: one level,
+// left-associative, looser than + and - and tighter than comparisons, as in
+// DuckDB (1 + 2 << 1 is 6, 6 & 3 | 8 is 10, 5 & 3 = 1 is true).
+func (p *parser) bitwise() (expr.Expr, error) {
+	left, err := p.additive()
+	for err == nil && p.tok.kind == tokPunct && bitwiseOps[p.tok.text] != nil {
+		f := bitwiseOps[p.tok.text]
+		p.next()
+		var right expr.Expr
+		if right, err = p.additive(); err == nil {
+			left = expr.Apply(f, left, right)
+		}
+	}
+	return left, err
 }
 
 func (p *parser) additive() (expr.Expr, error) {
@@ -446,10 +465,10 @@ func (p *parser) additive() (expr.Expr, error) {
 
 func (p *parser) multiplicative() (expr.Expr, error) {
 	left, err := p.unary()
-	for err == nil && (p.tok.is("*") || p.tok.is("/") || p.tok.is("%")) {
+	for err == nil && (p.tok.is("*") || p.tok.is("/") || p.tok.is("//") || p.tok.is("%")) {
 		build := expr.Mul
 		switch p.tok.text {
-		case "/":
+		case "/", "//": // DuckDB's // divides integers as colexpr's / does
 			build = expr.Div
 		case "%":
 			build = expr.Mod
@@ -481,10 +500,13 @@ func (p *parser) unary() (expr.Expr, error) {
 	defer func(n int) { p.depth -= n }(n)
 	var e expr.Expr
 	var err error
-	if n > 0 && p.tok.kind == tokNumber {
+	switch {
+	case n > 0 && p.tok.kind == tokNumber:
 		e, err = p.number(minus.start, "-"+p.tok.text)
 		n--
-	} else {
+	case p.tok.is("~"):
+		e, err = p.bitNot()
+	default:
 		e, err = p.primary()
 	}
 	if err != nil {
@@ -497,6 +519,22 @@ func (p *parser) unary() (expr.Expr, error) {
 		e = expr.Neg(e)
 	}
 	return e, nil
+}
+
+// bitNot reads ~x. As in DuckDB, ~ applies to the whole additive
+// expression after it: ~1 + 1 is ~(1 + 1), and (~1) + 1 needs the
+// parentheses.
+func (p *parser) bitNot() (expr.Expr, error) {
+	if err := p.nest(1); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	p.next()
+	x, err := p.additive()
+	if err != nil {
+		return nil, err
+	}
+	return expr.Apply(fn.BitNot, x), nil
 }
 
 // postfix reads `.field` and `::type` after an operand, each one level of
