@@ -6,7 +6,8 @@ package kernels
 // point; a byte that is not valid UTF-8 counts as one), and `\` makes the
 // next character literal; a pattern ending in a lone `\` is an error. (As
 // in PostgreSQL: DuckDB's LIKE has no escape character unless an ESCAPE
-// clause names one.)
+// clause names one.) LikeEscaped takes another escape character, or none,
+// for `LIKE … ESCAPE '!'`.
 //
 // A pattern is compiled once into a matcher. The common shapes get a
 // dedicated loop over the offsets and bytes of the array, with no call per
@@ -78,9 +79,19 @@ type segItem struct {
 	any int
 }
 
-// compileLike compiles a LIKE pattern; with fold the literals are case-folded
-// for ILIKE.
+// NoLikeEscape is the escape argument of LikeEscaped for a pattern without
+// an escape character (DuckDB's empty ESCAPE string).
+const NoLikeEscape = -1
+
+// compileLike compiles a LIKE pattern with the escape character `\`; with
+// fold the literals are case-folded for ILIKE.
 func compileLike(pattern []byte, fold bool) (*matcher, error) {
+	return compileLikeEscaped(pattern, fold, LikeEscape)
+}
+
+// compileLikeEscaped is compileLike with the escape character esc (an ASCII
+// byte), or none when esc is NoLikeEscape.
+func compileLikeEscaped(pattern []byte, fold bool, esc int) (*matcher, error) {
 	segs := []segment{{}}
 	var lit []byte // literal bytes of the current item
 	cur := &segs[0]
@@ -94,9 +105,9 @@ func compileLike(pattern []byte, fold bool) (*matcher, error) {
 		r, w := utf8.DecodeRune(pattern[i:])
 		c := pattern[i]
 		switch {
-		case c == LikeEscape:
+		case int(c) == esc:
 			if i+1 >= len(pattern) {
-				return nil, fmt.Errorf("LIKE pattern %q ends with the escape character %q, which must precede a character: %w", pattern, LikeEscape, errs.ErrInvalidArgument)
+				return nil, fmt.Errorf("LIKE pattern %q ends with the escape character %q, which must precede a character: %w", pattern, rune(esc), errs.ErrInvalidArgument)
 			}
 			r, w = utf8.DecodeRune(pattern[i+1:])
 			lit = appendLit(lit, pattern[i+1:i+1+w], r, fold)
@@ -335,12 +346,18 @@ func (g *segment) find(s []byte, from int) (int, bool) {
 // or pattern is null never does), as a *RowError wrapping
 // errs.ErrInvalidArgument.
 func Like(mem memory.Allocator, value, pattern datum.Datum, negated, fold bool, ret dtype.DType) (datum.Datum, error) {
+	return LikeEscaped(mem, value, pattern, negated, fold, LikeEscape, ret)
+}
+
+// LikeEscaped is Like with the escape character esc (an ASCII byte), or
+// without one when esc is NoLikeEscape: `value LIKE pattern ESCAPE '!'`.
+func LikeEscaped(mem memory.Allocator, value, pattern datum.Datum, negated, fold bool, esc int, ret dtype.DType) (datum.Datum, error) {
 	n := value.Len()
 	if anyNullScalar([]datum.Datum{value, pattern}) {
 		return nullResult(ret, n), nil
 	}
 	if pattern.IsScalar() {
-		m, err := compileLike(scalarBytes(pattern.Scalar()), fold)
+		m, err := compileLikeEscaped(scalarBytes(pattern.Scalar()), fold, esc)
 		if err != nil {
 			row := 0
 			if !value.IsScalar() {
@@ -364,7 +381,7 @@ func Like(mem memory.Allocator, value, pattern datum.Datum, negated, fold bool, 
 		}
 		return matchArray(mem, m, value.Array(), negated, ret)
 	}
-	return likePerRow(mem, value, pattern.Array(), negated, fold, ret)
+	return likePerRow(mem, value, pattern.Array(), negated, fold, esc, ret)
 }
 
 // firstValid is the first valid row of arr, or -1.
@@ -384,7 +401,7 @@ func firstValid(arr arrow.Array) int {
 }
 
 // likePerRow evaluates LIKE with a pattern per row.
-func likePerRow(mem memory.Allocator, value datum.Datum, pattern arrow.Array, negated, fold bool, ret dtype.DType) (datum.Datum, error) {
+func likePerRow(mem memory.Allocator, value datum.Datum, pattern arrow.Array, negated, fold bool, esc int, ret dtype.DType) (datum.Datum, error) {
 	n := pattern.Len()
 	pv, err := viewBytes(pattern)
 	if err != nil {
@@ -427,7 +444,7 @@ func likePerRow(mem memory.Allocator, value datum.Datum, pattern arrow.Array, ne
 			}
 			p := pv.at(i)
 			if m == nil || !bytes.Equal(p, last) {
-				if m, err = compileLike(p, fold); err != nil {
+				if m, err = compileLikeEscaped(p, fold, esc); err != nil {
 					valBuf.Release()
 					if validity != nil {
 						validity.Release()

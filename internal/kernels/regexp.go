@@ -1,0 +1,338 @@
+package kernels
+
+// Regular expressions: regexp_matches, regexp_replace and regexp_extract,
+// with Go's regexp package, whose syntax is RE2's (DuckDB's engine): the
+// same leftmost-first matching, the same classes and flags.
+//
+// A pattern is compiled once per kernel call when it is a scalar (the usual
+// case), and per row otherwise, reusing the last compilation while the
+// pattern repeats. A pattern that does not compile is an error at the first
+// row that needs it (a row where an argument is null never does).
+//
+// Options are one constant string of letters, as in DuckDB: 'c'
+// case-sensitive (the default), 'i' case-insensitive, 's' '.' matches a
+// newline, 'm', 'n' and 'p' newline-sensitive ('.' does not match a
+// newline: the default), 'l' the pattern is a literal string, and for
+// regexp_replace only, 'g' replaces every match instead of the first. A
+// later letter overrides an earlier one ('ic' is case-sensitive).
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/errs"
+)
+
+// regexOptions are the parsed options of a regexp call.
+type regexOptions struct {
+	fold, dotNL, literal, global bool
+}
+
+// parseRegexOptions reads the options argument, a constant.
+func parseRegexOptions(d datum.Datum, allowGlobal bool) (regexOptions, error) {
+	var o regexOptions
+	if !d.IsScalar() {
+		return o, fmt.Errorf("the options must be a constant string: %w", errs.ErrInvalidArgument)
+	}
+	if d.Scalar().IsNull() {
+		return o, fmt.Errorf("the options must not be null: %w", errs.ErrInvalidArgument)
+	}
+	for _, c := range d.Scalar().Value().(string) {
+		switch c {
+		case 'c':
+			o.fold = false
+		case 'i':
+			o.fold = true
+		case 's':
+			o.dotNL = true
+		case 'm', 'n', 'p':
+			o.dotNL = false
+		case 'l':
+			o.literal = true
+		case 'g':
+			if !allowGlobal {
+				return o, fmt.Errorf("option 'g' (replace every match) is only valid for regexp_replace: %w", errs.ErrInvalidArgument)
+			}
+			o.global = true
+		default:
+			return o, fmt.Errorf("unrecognized option %q (want letters among c, i, s, m, n, p, l%s): %w", c, map[bool]string{true: ", g"}[allowGlobal], errs.ErrInvalidArgument)
+		}
+	}
+	return o, nil
+}
+
+// regexCache compiles the patterns of one kernel call: a scalar pattern
+// once, an array's per row while it changes.
+type regexCache struct {
+	opts regexOptions
+	pat  strArg
+	last []byte
+	re   *regexp.Regexp
+	err  error
+	done bool
+}
+
+// at is the compiled pattern of row i.
+func (c *regexCache) at(i int) (*regexp.Regexp, error) {
+	p := c.pat.at(i)
+	if c.done && (c.pat.arr == nil || string(p) == string(c.last)) {
+		return c.re, c.err
+	}
+	c.done, c.last = true, p
+	src := string(p)
+	if c.opts.literal {
+		src = regexp.QuoteMeta(src)
+	}
+	var flags string
+	if c.opts.fold {
+		flags += "i"
+	}
+	if c.opts.dotNL {
+		flags += "s"
+	}
+	if flags != "" {
+		src = "(?" + flags + ")" + src
+	}
+	c.re, c.err = regexp.Compile(src)
+	if c.err != nil {
+		c.err = fmt.Errorf("invalid regular expression %s: %v: %w", quoteBytes(p), strings.TrimPrefix(c.err.Error(), "error parsing regexp: "), errs.ErrInvalidArgument)
+	}
+	return c.re, c.err
+}
+
+func newRegexCache(pattern datum.Datum, opts regexOptions) (*regexCache, error) {
+	pat, err := newStrArg(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &regexCache{pat: pat, opts: opts}, nil
+}
+
+// RegexpMatches is regexp_matches(s, pattern[, options]): whether pattern
+// matches somewhere in s.
+func RegexpMatches(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	var opts regexOptions
+	if len(args) > 2 {
+		var err error
+		if opts, err = parseRegexOptions(args[2], false); err != nil {
+			return datum.Datum{}, err
+		}
+		args = args[:2]
+	}
+	s, err := newStrArg(args[0])
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	cache, err := newRegexCache(args[1], opts)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return boolRows(mem, args, ret, func(i int) (bool, error) {
+		re, err := cache.at(i)
+		if err != nil {
+			return false, err
+		}
+		return re.Match(s.at(i)), nil
+	})
+}
+
+// rewrite is a checked replacement of regexp_replace: RE2's syntax, where
+// \0 to \9 stand for the match and its groups and \\ for a backslash.
+type rewrite struct {
+	src  []byte
+	refs bool // holds a group reference
+}
+
+// checkRewrite validates repl against re's groups.
+func checkRewrite(repl []byte, re *regexp.Regexp) (rewrite, error) {
+	rw := rewrite{src: repl}
+	for j := 0; j < len(repl); j++ {
+		if repl[j] != '\\' {
+			continue
+		}
+		if j+1 >= len(repl) {
+			return rw, fmt.Errorf("the replacement %s ends with a lone backslash: %w", quoteBytes(repl), errs.ErrInvalidArgument)
+		}
+		c := repl[j+1]
+		switch {
+		case c == '\\':
+		case c >= '0' && c <= '9':
+			if k := int(c - '0'); k > re.NumSubexp() {
+				return rw, fmt.Errorf("the replacement %s refers to group %d, but the pattern has %d groups: %w", quoteBytes(repl), k, re.NumSubexp(), errs.ErrInvalidArgument)
+			}
+			rw.refs = true
+		default:
+			return rw, fmt.Errorf("the replacement %s has %q, which is neither \\0…\\9 nor \\\\: %w", quoteBytes(repl), repl[j:j+2], errs.ErrInvalidArgument)
+		}
+		j++
+	}
+	return rw, nil
+}
+
+// expand writes the replacement for one match (m: its submatch indices in s).
+func (rw *rewrite) expand(b *strBuilder, s []byte, m []int) {
+	if !rw.refs && !containsByte(rw.src, '\\') {
+		b.write(rw.src)
+		return
+	}
+	src := rw.src
+	for j := 0; j < len(src); j++ {
+		c := src[j]
+		if c != '\\' {
+			b.write(src[j : j+1])
+			continue
+		}
+		j++
+		if src[j] == '\\' {
+			b.write(src[j : j+1])
+			continue
+		}
+		k := int(src[j] - '0')
+		if lo, hi := m[2*k], m[2*k+1]; lo >= 0 {
+			b.write(s[lo:hi])
+		}
+	}
+}
+
+func containsByte(b []byte, c byte) bool {
+	for _, x := range b {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// RegexpReplace is regexp_replace(s, pattern, replacement[, options]): the
+// first match of pattern in s replaced (every match with option 'g'; an
+// empty match next to the previous match is skipped, as in RE2's
+// GlobalReplace). The replacement refers to the match as \0 and to its
+// groups as \1 to \9; \\ is a backslash; a reference to a group the
+// pattern does not have is an error.
+func RegexpReplace(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	var opts regexOptions
+	if len(args) > 3 {
+		var err error
+		if opts, err = parseRegexOptions(args[3], true); err != nil {
+			return datum.Datum{}, err
+		}
+		args = args[:3]
+	}
+	s, err := newStrArg(args[0])
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	cache, err := newRegexCache(args[1], opts)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	repl, err := newStrArg(args[2])
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	var (
+		rw     rewrite
+		rwRe   *regexp.Regexp
+		rwLast []byte
+		rwDone bool
+	)
+	return utf8Rows(mem, args, ret, s.size(args[0].Len()), func(i int, b *strBuilder) error {
+		re, err := cache.at(i)
+		if err != nil {
+			return err
+		}
+		r := repl.at(i)
+		if !rwDone || re != rwRe || (repl.arr != nil && string(r) != string(rwLast)) {
+			if rw, err = checkRewrite(r, re); err != nil {
+				return err
+			}
+			rwDone, rwRe, rwLast = true, re, r
+		}
+		v := s.at(i)
+		if !opts.global {
+			m := re.FindSubmatchIndex(v)
+			if m == nil {
+				b.write(v)
+				return nil
+			}
+			b.write(v[:m[0]])
+			rw.expand(b, v, m)
+			b.write(v[m[1]:])
+			return nil
+		}
+		last := 0
+		for _, m := range re.FindAllSubmatchIndex(v, -1) {
+			b.write(v[last:m[0]])
+			rw.expand(b, v, m)
+			last = m[1]
+		}
+		b.write(v[last:])
+		return nil
+	})
+}
+
+// RegexpExtract is regexp_extract(s, pattern[, group[, options]]): group
+// (a constant from 0, the whole match, to 9) of the first match of pattern
+// in s; ” when nothing matches, when the pattern has no such group or the
+// group took no part in the match, and for a null group.
+func RegexpExtract(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	var opts regexOptions
+	if len(args) > 3 {
+		var err error
+		if opts, err = parseRegexOptions(args[3], false); err != nil {
+			return datum.Datum{}, err
+		}
+	}
+	group := int64(0)
+	if len(args) > 2 {
+		g := args[2]
+		if !g.IsScalar() {
+			return datum.Datum{}, fmt.Errorf("the group must be a constant integer: %w", errs.ErrInvalidArgument)
+		}
+		if g.Scalar().IsNull() {
+			group = -1 // DuckDB: '' for every string
+		} else if gi, err := newIntArg(g); err != nil {
+			return datum.Datum{}, err
+		} else if group = gi.sc; group < 0 || group > 9 {
+			return datum.Datum{}, fmt.Errorf("the group index %d is not between 0 and 9: %w", group, errs.ErrInvalidArgument)
+		}
+	}
+	args = args[:2]
+	s, err := newStrArg(args[0])
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	cache, err := newRegexCache(args[1], opts)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	k := int(group)
+	return utf8Rows(mem, args, ret, s.size(args[0].Len())/2, func(i int, b *strBuilder) error {
+		if k < 0 {
+			return nil
+		}
+		re, err := cache.at(i)
+		if err != nil {
+			return err
+		}
+		if k > re.NumSubexp() {
+			return nil
+		}
+		v := s.at(i)
+		var m []int
+		if k == 0 {
+			m = re.FindIndex(v)
+		} else {
+			m = re.FindSubmatchIndex(v)
+		}
+		if m != nil && m[2*k] >= 0 {
+			b.write(v[m[2*k]:m[2*k+1]])
+		}
+		return nil
+	})
+}

@@ -1,0 +1,99 @@
+package kernels
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// The expected values below were checked against DuckDB 1.5.
+
+func TestRegexpMatches(t *testing.T) {
+	strs := col(strN, `["abc", "ABC", "a\nb", "", null, "日本語"]`)
+	runCases(t, []kernelCase{
+		{name: "search", args: []in{strs, s("b")}, ret: boolN, want: `[true, false, true, false, null, false]`},
+		{name: "anchored", args: []in{strs, s("^b")}, ret: boolN, want: `[false, false, false, false, null, false]`},
+		{name: "fold", args: []in{strs, s("b"), s("i")}, ret: boolN, want: `[true, true, true, false, null, false]`},
+		{name: "later option wins", args: []in{strs, s("b"), s("ic")}, ret: boolN, want: `[true, false, true, false, null, false]`},
+		{name: "dot and newline", args: []in{strs, s("a.b")}, ret: boolN, want: `[false, false, false, false, null, false]`},
+		{name: "dot matches newline", args: []in{strs, s("a.b"), s("s")}, ret: boolN, want: `[false, false, true, false, null, false]`},
+		{name: "literal", args: []in{col(str, `["a.c", "abc"]`), s("a.c"), s("l")}, ret: boolNN, want: `[true, false]`},
+		{name: "unicode class", args: []in{strs, s(`^\p{Han}+$`)}, ret: boolN, want: `[false, false, false, false, null, true]`},
+		{name: "patterns per row", args: []in{col(str, `["abc", "abc", "xyz", "xyz"]`), col(strN, `["b", "b", "^x", null]`)}, ret: boolN,
+			want: `[true, true, true, null]`},
+		{name: "bad pattern", args: []in{col(strN, `[null, "a"]`), s("(")}, ret: boolN, errText: "row 1: invalid regular expression"},
+		{name: "bad option", args: []in{s("a"), s("a"), s("z")}, ret: boolNN, errText: "unrecognized option 'z'"},
+		{name: "global not allowed", args: []in{s("a"), s("a"), s("g")}, ret: boolNN, errText: "only valid for regexp_replace"},
+		{name: "null options", args: []in{s("a"), s("a"), lit(scalar.Null(str))}, ret: boolNN, errText: "must not be null"},
+		{name: "options per row", args: []in{col(str, `["a"]`), s("a"), col(str, `["i"]`)}, ret: boolNN, errText: "must be a constant"},
+	}, RegexpMatches)
+}
+
+func TestRegexpReplace(t *testing.T) {
+	runCases(t, []kernelCase{
+		{name: "first", args: []in{col(strN, `["abab", "", null, "xyz"]`), s("b"), s("x")}, ret: strN, want: `["axab", "", null, "xyz"]`},
+		{name: "global", args: []in{s("abab"), s("b"), s("x"), s("g")}, ret: str, want: `["axax"]`},
+		{name: "groups", args: []in{s("abab"), s("(a)(b)"), s(`\2\1`), s("g")}, ret: str, want: `["baba"]`},
+		{name: "whole match", args: []in{s("abab"), s("a"), s(`\0\0`)}, ret: str, want: `["aabab"]`},
+		{name: "backslash", args: []in{s("abab"), s("a"), s(`\\`)}, ret: str, want: `["\\bab"]`},
+		{name: "dollar is literal", args: []in{s("abab"), s("a"), s("$1")}, ret: str, want: `["$1bab"]`},
+		{name: "global fold", args: []in{s("ABab"), s("a"), s("x"), s("gi")}, ret: str, want: `["xBxb"]`},
+		{name: "empty matches", args: []in{s("abc"), s(""), s("x"), s("g")}, ret: str, want: `["xaxbxcx"]`},
+		{name: "empty after match", args: []in{s("abc"), s("b*"), s("x"), s("g")}, ret: str, want: `["xaxcx"]`},
+		{name: "multibyte", args: []in{s("日本語"), s("本"), s("-")}, ret: str, want: `["日-語"]`},
+		{name: "missing group", args: []in{s("abab"), s("a"), s(`\3`)}, ret: str, errText: "refers to group 3"},
+		{name: "replacements per row", args: []in{col(str, `["ab", "ab"]`), s("(b)"), col(strN, `["<\\1>", null]`)}, ret: strN,
+			want: `["a<b>", null]`},
+	}, RegexpReplace)
+}
+
+func TestRegexpExtract(t *testing.T) {
+	runCases(t, []kernelCase{
+		{name: "match", args: []in{col(strN, `["abc123", "abc", null]`), s("[0-9]+")}, ret: strN, want: `["123", "", null]`},
+		{name: "group", args: []in{s("abc123"), s("([a-z]+)([0-9]+)"), n64(2)}, ret: str, want: `["123"]`},
+		{name: "missing group", args: []in{s("abc123"), s("([a-z]+)"), n64(2)}, ret: str, want: `[""]`},
+		{name: "unused group", args: []in{s("b"), s("(a)|b"), n64(1)}, ret: str, want: `[""]`},
+		{name: "fold", args: []in{s("ABC"), s("b"), n64(0), s("i")}, ret: str, want: `["B"]`},
+		{name: "null group", args: []in{col(strN, `["abc", null]`), s("b"), lit(scalar.Null(i64))}, ret: strN, want: `["", null]`},
+		{name: "group out of range", args: []in{s("abc"), s("b"), n64(-1)}, ret: str, errText: "not between 0 and 9"},
+		{name: "group per row", args: []in{col(str, `["abc"]`), s("b"), col(i64, `[0]`)}, ret: str, errText: "must be a constant"},
+	}, RegexpExtract)
+}
+
+// TestRegexpCompilesOnce checks that a scalar pattern is compiled once per
+// call and an array's once per run of equal patterns.
+func TestRegexpCompilesOnce(t *testing.T) {
+	mem := checkedMem(t)
+	arr := fromJSON(t, mem, str, `["a", "a", "b", "b", "a"]`)
+	defer arr.Release()
+	c, err := newRegexCache(datum.FromArray(arr, str), regexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res []any
+	for i := range 5 {
+		re, _ := c.at(i)
+		res = append(res, re)
+	}
+	if res[0] != res[1] || res[1] == res[2] || res[2] != res[3] || res[3] == res[4] {
+		t.Errorf("compilations %v: want one per run of equal patterns", res)
+	}
+	sc, _ := newRegexCache(datum.FromScalar(scalar.String("x"), 3), regexOptions{})
+	a, _ := sc.at(0)
+	b, _ := sc.at(2)
+	if a != b {
+		t.Error("a scalar pattern was compiled twice")
+	}
+}
+
+func TestRegexpErrorSentinel(t *testing.T) {
+	mem := checkedMem(t)
+	_, err := RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 1), datum.FromScalar(scalar.String("a["), 1)}, boolNN)
+	var re *RowError
+	if !errors.As(err, &re) || !errors.Is(err, errs.ErrInvalidArgument) {
+		t.Errorf("got %v, want a row error wrapping ErrInvalidArgument", err)
+	}
+}
