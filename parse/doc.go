@@ -8,7 +8,8 @@
 //
 // The syntax is SQL-flavoured. Operators, loosest first:
 //
-//	x -> body, (x, y) -> body   lambda (an argument of list_transform & co.)
+//	lambda x: body, lambda x, y: body   lambda (an argument of list_transform & co.);
+//	x -> body, (x, y) -> body           the older arrow form, read too
 //	OR
 //	AND
 //	NOT x                       prefix
@@ -18,7 +19,7 @@
 //	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
 //	* / %
 //	-x                          prefix
-//	x.field, x::type            postfix
+//	x.field, x::type, x[…]      postfix
 //
 // Binary operators are left-associative. Comparisons do not chain: `a < b <
 // c` is an error; write `a < b AND b < c` or parenthesise. NOT BETWEEN and
@@ -42,10 +43,21 @@
 //	x'00ff'                 a binary string in hex
 //	DATE '1995-01-01', TIME '12:00:00', TIMESTAMP '1995-01-01 12:00:00'
 //	                        typed literals: date, time(us), timestamp(us)
-//	[1, 2, null]            a list literal: literal values only, converted to
-//	                        the supertype of their types
+//	[1, 2, null]            a list literal: literal values, converted to the
+//	                        supertype of their types
+//	[a, b + 1]              a list per row, list_value(a, b + 1), when an element
+//	                        is not a literal
 //	{'a': 1, 'b': 'x'}      a struct literal: string keys, literal values
-//	{a: x + 1, "b c": y}    a struct pack (fn.Pack): name keys, any values; {} is empty
+//	{a: x + 1, "b c": y}    a struct pack (fn.Pack): any values; {} is empty;
+//	{'a': x + 1}            DuckDB's spelling of the same pack
+//	struct_pack(a := x, b)  DuckDB's struct_pack: the pack {a: x, b: b}
+//	x[i]                    element i of a list, 1-based, negative from the end
+//	                        (list_element)
+//	x[a:b], x[a:], x[:b]    a slice of a list or a string, both bounds included;
+//	                        a missing bound is 1 or -1 (list_slice)
+//	x['name']               the field name of a struct, as x.name
+//	if(c, a, b)             CASE WHEN c THEN a ELSE b END
+//	nullif(a, b)            CASE WHEN a = b THEN NULL ELSE a END
 //	lit::type               a typed literal when lit is a literal that converts to
 //	                        exactly that type (1::i64, '1995-01-01'::date,
 //	                        null::i32?); otherwise x::type is a cast
@@ -57,6 +69,9 @@
 //	                        case-insensitive name; quote a name spelled like a
 //	                        keyword: "and"(a, b, c)
 //	( x )
+//
+// Comments are SQL's: -- runs to the end of the line, /* … */ may span
+// lines.
 //
 // Types are written as the dtype package reads them (dtype.ParsePrefix):
 // i32, decimal(15,2), list<i32?>, struct<x: i32, "y z": utf8>?, and the SQL

@@ -221,7 +221,17 @@ func TestParseTrees(t *testing.T) {
 		{"lambda x, y: x + y", expr.Fn([]string{"x", "y"}, expr.Add(x, y))},
 		{"LAMBDA \"a b\": \"a b\"", expr.Fn([]string{"a b"}, expr.V("a b"))},
 		{"lambda + 1", expr.Add(expr.Col("lambda"), num("1"))},
-		{"list_transform(ys, y -> list_filter(y, z -> z > y[1]))", nil}, // error: no [] indexing
+		{"list_transform(ys, y -> list_filter(y, z -> z > y[1]))", expr.Apply(fn.ListTransform, expr.Col("ys"),
+			expr.Fn([]string{"y"}, expr.Apply(fn.ListFilter, y, expr.Fn([]string{"z"}, expr.Gt(expr.V("z"), expr.Apply(fn.ListElement, y, num("1")))))))},
+		// DuckDB's indexing, struct forms and conditionals
+		{"xs[1]", expr.Apply(fn.ListElement, xs, num("1"))},
+		{"xs[-1].f", expr.GetItem(expr.Apply(fn.ListElement, xs, num("-1")), "f")},
+		{"s['a b']", expr.GetItem(s, "a b")},
+		{"s['a']['b']", expr.GetItem(expr.GetItem(s, "a"), "b")},
+		{"{'a': a + 1, 'b': 'x'}", expr.Pack([]string{"a", "b"}, []expr.Expr{expr.Add(a, num("1")), lit("x")})},
+		{"struct_pack(a := 1, \"b c\" := s, a2)", expr.Pack([]string{"a", "b c", "a2"}, []expr.Expr{num("1"), s, expr.Col("a2")})},
+		{"if(a, 1, 2)", expr.Apply(fn.CaseWhen(true), a, num("1"), num("2"))},
+		{"nullif(a, 0)", expr.Apply(fn.CaseWhen(true), expr.Eq(a, num("0")), expr.LitScalar(scalar.Null(dtype.Null())), a)},
 		{"list_transform(ys, y -> list_any(y, z -> z = list_length(y)))", expr.Apply(fn.ListTransform, expr.Col("ys"),
 			expr.Fn([]string{"y"}, expr.Apply(fn.ListAny, y, expr.Fn([]string{"z"}, expr.Eq(expr.V("z"), expr.Apply(fn.ListLength, y))))))},
 		{"(a)", a},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 // DefaultMaxDepth is the nesting depth Parse accepts: parentheses, calls,
@@ -537,13 +538,13 @@ func (p *parser) bitNot() (expr.Expr, error) {
 	return expr.Apply(fn.BitNot, x), nil
 }
 
-// postfix reads `.field` and `::type` after an operand, each one level of
-// nesting.
+// postfix reads `.field`, `::type` and `[…]` after an operand, each one
+// level of nesting.
 func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
 	n := 0
 	defer func() { p.depth -= n }()
 	for {
-		if p.tok.is(".") || p.tok.is("::") {
+		if p.tok.is(".") || p.tok.is("::") || p.tok.is("[") {
 			if err := p.nest(1); err != nil {
 				return nil, err
 			}
@@ -564,10 +565,76 @@ func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
 				return nil, err
 			}
 			e = castOrFold(e, t)
+		case p.tok.is("["):
+			var err error
+			if e, err = p.index(e); err != nil {
+				return nil, err
+			}
 		default:
 			return e, nil
 		}
 	}
+}
+
+// index reads what follows x in x[…], as DuckDB does: x['name'] is the
+// field name of a struct, x[i] element i of a list (1-based, negative from
+// the end; list_element), x[a:b] a slice (list_slice, both bounds
+// included); a missing lower bound is 1, a missing upper one -1 (the last
+// element).
+func (p *parser) index(x expr.Expr) (expr.Expr, error) {
+	open := p.tok
+	p.next()
+	if p.tok.kind == tokString && p.peek().is("]") {
+		name := p.tok.text
+		p.next()
+		p.next()
+		return expr.GetItem(x, name), nil
+	}
+	var lo, hi expr.Expr
+	if !p.tok.is(":") {
+		var err error
+		if lo, err = p.expr(); err != nil {
+			return nil, err
+		}
+		if p.tok.is("]") {
+			p.next()
+			return p.apply(open, fn.IDListElement, x, lo)
+		}
+	}
+	if !p.tok.is(":") {
+		line, col := position(p.src, open.start)
+		return nil, p.expected("']' to close the '[' at " + itoa(line) + ":" + itoa(col) + ", or ':' for a slice")
+	}
+	p.next()
+	if !p.tok.is("]") {
+		var err error
+		if hi, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if !p.tok.is("]") {
+		line, col := position(p.src, open.start)
+		return nil, p.expected("']' to close the slice '[' at " + itoa(line) + ":" + itoa(col))
+	}
+	p.next()
+	if lo == nil {
+		lo = expr.Untyped(scalar.Int64(1))
+	}
+	if hi == nil {
+		hi = expr.Untyped(scalar.Int64(-1))
+	}
+	return p.apply(open, "list_slice", x, lo, hi)
+}
+
+// apply calls the registered function name (the registry may lack it, as a
+// registry of one's own can) with args, for syntax that stands for a call;
+// at is where that syntax starts.
+func (p *parser) apply(at token, name string, args ...expr.Expr) (expr.Expr, error) {
+	f, ok := p.lookup(name)
+	if !ok {
+		return nil, p.errAt(at.start, nil, "%s needs the function %s, which the registry does not have", spell(at), name)
+	}
+	return expr.Apply(f, args...), nil
 }
 
 // fieldName consumes a field name: a bare word (keywords too) or a quoted

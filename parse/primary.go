@@ -288,15 +288,22 @@ func (p *parser) caseExpr() (expr.Expr, error) {
 
 // specialFunctions are names the parser handles itself; they are offered as
 // suggestions for misspelled names too.
-var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude"}
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif"}
 
 // call reads name(args…): struct_select and struct_exclude, or a function
 // from the registry (names are case-insensitive).
 func (p *parser) call() (expr.Expr, error) {
 	nameTok := p.tok
 	lower := strings.ToLower(nameTok.text)
-	if lower == "struct_select" || lower == "struct_exclude" {
-		return p.selectCall(lower == "struct_exclude")
+	if nameTok.kind == tokIdent {
+		switch lower {
+		case "struct_select", "struct_exclude":
+			return p.selectCall(lower == "struct_exclude")
+		case "struct_pack":
+			return p.structPack()
+		case "if", "nullif":
+			return p.conditional(lower)
+		}
 	}
 	f, ok := p.lookup(nameTok.text)
 	if !ok {
@@ -314,6 +321,67 @@ func (p *parser) call() (expr.Expr, error) {
 		return nil, err
 	}
 	return expr.Apply(f, args...), nil
+}
+
+// structPack reads DuckDB's struct_pack(a := x, "b c" := y), a struct pack;
+// a bare column name is a field of that name: struct_pack(a) is {a: a}.
+func (p *parser) structPack() (expr.Expr, error) {
+	p.next()
+	open := p.tok
+	p.next()
+	var names []string
+	var values []expr.Expr
+	seen := map[string]bool{}
+	for !p.tok.is(")") || len(names) == 0 {
+		keyTok := p.tok
+		if (keyTok.kind == tokIdent || keyTok.kind == tokQuoted) && p.peek().is(":=") {
+			p.next()
+			p.next()
+		} else if keyTok.kind != tokIdent && keyTok.kind != tokQuoted || !p.peek().is(",") && !p.peek().is(")") {
+			return nil, p.errAt(keyTok.start, nil, "struct_pack takes fields written name := value, or bare column names, found %s", describe(keyTok))
+		}
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if seen[keyTok.text] {
+			return nil, p.errAt(keyTok.start, nil, "duplicate field %s in struct_pack", dtype.QuoteFieldName(keyTok.text))
+		}
+		seen[keyTok.text] = true
+		names = append(names, keyTok.text)
+		values = append(values, e)
+		if p.tok.is(",") {
+			p.next()
+			continue
+		}
+		if !p.tok.is(")") {
+			return nil, p.unclosed(open, ")", "the fields of struct_pack(")
+		}
+	}
+	p.next()
+	return expr.Pack(names, values), nil
+}
+
+// conditional reads DuckDB's if(c, a, b), which is CASE WHEN c THEN a ELSE
+// b END, and nullif(a, b), which is CASE WHEN a = b THEN NULL ELSE a END.
+func (p *parser) conditional(name string) (expr.Expr, error) {
+	nameTok := p.tok
+	p.next()
+	open := p.tok
+	p.next()
+	args, err := p.list(open, ")", "the arguments of "+nameTok.text+"(")
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]int{"if": 3, "nullif": 2}[name]
+	if len(args) != want {
+		return nil, p.errAt(nameTok.start, nil, "%s takes %d arguments, got %d", name, want, len(args))
+	}
+	if name == "if" {
+		return expr.Apply(fn.CaseWhen(true), args...), nil
+	}
+	null := expr.LitScalar(scalar.Null(dtype.Null()))
+	return expr.Apply(fn.CaseWhen(true), expr.Eq(args[0], args[1]), null, args[0]), nil
 }
 
 // lookup finds a function by name, ignoring case: the name as written, in
@@ -362,28 +430,25 @@ func (p *parser) selectCall(exclude bool) (expr.Expr, error) {
 	return expr.Apply(fn.Select(names...), x), nil
 }
 
-// listLiteral reads [v1, v2, …], a list of literal values. Its element type
-// is the supertype of the values' types; each value is converted to it.
+// listLiteral reads [v1, v2, …]. When every element is a literal value it
+// is a list literal, whose element type is the supertype of the values'
+// types, each value converted to it; otherwise it is list_value(v1, v2, …),
+// a list per row.
 func (p *parser) listLiteral() (expr.Expr, error) {
 	open := p.tok
 	p.next()
-	var values []scalar.Scalar
-	var starts []int
+	var elems []expr.Expr
+	var starts []int // where each element starts, for errors
 	if p.tok.is("]") {
 		p.next()
 	} else {
 		for {
-			start := p.tok.start
+			starts = append(starts, p.tok.start)
 			e, err := p.expr()
 			if err != nil {
 				return nil, err
 			}
-			v, ok := literalValue(e)
-			if !ok {
-				return nil, p.errAt(start, nil, "a list literal [...] holds literal values only (such as 1, 'a' or null), found %s", clip(expr.Format(e)))
-			}
-			values = append(values, v)
-			starts = append(starts, start)
+			elems = append(elems, e)
 			if p.tok.is(",") {
 				p.next()
 				continue
@@ -394,6 +459,14 @@ func (p *parser) listLiteral() (expr.Expr, error) {
 			}
 			return nil, p.unclosed(open, "]", "the list literal")
 		}
+	}
+	values := make([]scalar.Scalar, len(elems))
+	for i, e := range elems {
+		v, ok := literalValue(e)
+		if !ok {
+			return p.apply(open, "list_value", elems...)
+		}
+		values[i] = v
 	}
 	elem := dtype.Null()
 	for i, v := range values {
@@ -418,8 +491,8 @@ func (p *parser) listLiteral() (expr.Expr, error) {
 }
 
 // brace reads what starts with '{': the struct literal {'a': 1, …} (string
-// keys, literal values) or the struct pack {a: x, "b c": y} (name keys, any
-// values). {} is the empty pack.
+// keys, literal values), or a struct pack {a: x, "b c": y} or, as DuckDB
+// writes it, {'a': x + 1} (any values). {} is the empty pack.
 func (p *parser) brace() (expr.Expr, error) {
 	open := p.tok
 	p.next()
@@ -428,6 +501,7 @@ func (p *parser) brace() (expr.Expr, error) {
 		return expr.Pack(nil, nil), nil
 	}
 	literal := p.tok.kind == tokString
+	allLiteral := true // so far, with string keys: a struct literal
 	var names []string
 	var values []expr.Expr
 	var fields []dtype.Field
@@ -446,26 +520,24 @@ func (p *parser) brace() (expr.Expr, error) {
 		if err := p.punct(":", " after the field name"); err != nil {
 			return nil, err
 		}
-		start := p.tok.start
 		e, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
 		if literal {
-			v, ok := literalValue(e)
-			if !ok {
-				return nil, p.errAt(start, nil, "a struct literal {'a': …} holds literal values only; for computed fields write a pack with name keys: {a: …}")
-			}
 			if seen[keyTok.text] {
 				return nil, p.errAt(keyTok.start, nil, "duplicate field %s in the struct literal", dtype.QuoteFieldName(keyTok.text))
 			}
 			seen[keyTok.text] = true
-			fields = append(fields, dtype.Field{Name: keyTok.text, Type: v.DType()})
-			scalars = append(scalars, v)
-		} else {
-			names = append(names, keyTok.text)
-			values = append(values, e)
+			if v, ok := literalValue(e); ok && allLiteral {
+				fields = append(fields, dtype.Field{Name: keyTok.text, Type: v.DType()})
+				scalars = append(scalars, v)
+			} else {
+				allLiteral = false
+			}
 		}
+		names = append(names, keyTok.text)
+		values = append(values, e)
 		if p.tok.is(",") {
 			p.next()
 			continue
@@ -476,7 +548,7 @@ func (p *parser) brace() (expr.Expr, error) {
 		}
 		return nil, p.unclosed(open, "}", "the struct")
 	}
-	if literal {
+	if literal && allLiteral {
 		return expr.LitScalar(scalar.Struct(dtype.Struct(fields, false), scalars)), nil
 	}
 	return expr.Pack(names, values), nil
