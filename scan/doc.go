@@ -131,8 +131,11 @@
 // all null, a column of a narrower type has its bounds cast to the
 // unified type.
 //
-// A dataset's batches come from one file after another; a row error names
-// the file and the row in it. Reader.Progress is the part of the bytes of
+// A dataset's batches come from one file after another, and a file is
+// open only while it is used (its schema read, its row groups planned, its
+// rows scanned): a dataset of thousands of files holds one or two file
+// descriptors, not one per file. A row error names the file and the row in
+// it. Reader.Progress is the part of the bytes of
 // the files to read, Reader.Files the file reached.
 //
 // # Formats
