@@ -367,9 +367,14 @@ func FnLabel(f fn.Function) string {
 		}
 		return "select {" + strings.Join(o.Names, ", ") + "}"
 	case fn.LikeFn:
+		label := o.ID()
 		if o.Negated {
-			return o.ID() + " negated"
+			label += " negated"
 		}
+		if esc, ok := o.EscapeText(); ok {
+			label += " escape " + dtype.QuoteString(esc)
+		}
+		return label
 	case fn.CaseWhenFn:
 		if o.HasElse {
 			return "case_when with else"

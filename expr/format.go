@@ -258,6 +258,9 @@ func (p *printer) call(c *Call) {
 			p.b.WriteString(" LIKE ")
 		}
 		p.expr(c.Args[1], fn.PrecCompare+1)
+		if esc, ok := f.EscapeText(); ok {
+			p.b.WriteString(" ESCAPE " + dtype.QuoteString(esc))
+		}
 		return
 	case fn.CaseWhenFn:
 		p.b.WriteString("CASE")

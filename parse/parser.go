@@ -386,7 +386,19 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return expr.Apply(fn.Like(negated, ci), left, pattern), nil
+		like := fn.Like(negated, ci)
+		if p.tok.keyword("escape") {
+			// DuckDB's ESCAPE: '' (none) or one ASCII character.
+			p.next()
+			if p.tok.kind != tokString {
+				return nil, p.expected("a string literal after ESCAPE")
+			}
+			if like, err = fn.LikeWithEscape(negated, ci, p.tok.text); err != nil {
+				return nil, p.errAt(p.tok.start, nil, "%v", err)
+			}
+			p.next()
+		}
+		return expr.Apply(like, left, pattern), nil
 	}
 	if negated {
 		e = expr.Not(e)

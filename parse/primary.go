@@ -288,7 +288,7 @@ func (p *parser) caseExpr() (expr.Expr, error) {
 
 // specialFunctions are names the parser handles itself; they are offered as
 // suggestions for misspelled names too.
-var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif"}
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif", "position"}
 
 // call reads name(args…): struct_select and struct_exclude, or a function
 // from the registry (names are case-insensitive).
@@ -303,6 +303,8 @@ func (p *parser) call() (expr.Expr, error) {
 			return p.structPack()
 		case "if", "nullif":
 			return p.conditional(lower)
+		case "position":
+			return p.position()
 		}
 	}
 	f, ok := p.lookup(nameTok.text)
@@ -382,6 +384,33 @@ func (p *parser) conditional(name string) (expr.Expr, error) {
 	}
 	null := expr.LitScalar(scalar.Null(dtype.Null()))
 	return expr.Apply(fn.CaseWhen(true), expr.Eq(args[0], args[1]), null, args[0]), nil
+}
+
+// position reads DuckDB's position(needle IN s), which is strpos(s,
+// needle).
+func (p *parser) position() (expr.Expr, error) {
+	nameTok := p.tok
+	p.next()
+	p.next() // '('
+	needle, err := p.bitwise()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.keyword("in", " in position(needle IN string)"); err != nil {
+		return nil, err
+	}
+	s, err := p.bitwise()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.punct(")", " to close position("); err != nil {
+		return nil, err
+	}
+	f, ok := p.lookup(fn.IDStrPos)
+	if !ok {
+		return nil, p.errAt(nameTok.start, nil, "position(… IN …) needs the function strpos, which the registry does not have")
+	}
+	return expr.Apply(f, s, needle), nil
 }
 
 // lookup finds a function by name, ignoring case: the name as written, in
