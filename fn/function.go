@@ -31,7 +31,11 @@
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
-// conditional, string and list.
+// conditional, string and list. The DuckDB-dialect string functions
+// (string_more.go) are trim, ltrim, rtrim, replace, left, right, reverse,
+// repeat, lpad, rpad, split_part, string_split, strpos, concat_ws, ascii,
+// chr, format, printf and the regular expressions regexp_matches,
+// regexp_replace and regexp_extract.
 package fn
 
 import (
