@@ -352,12 +352,15 @@ func invertWords(words []uint64) {
 
 // The loops over decimals of at most 18 digits: the integer loops above,
 // reading each value's low word in place as its int64 value (see
-// cmpSmallDecimals).
+// cmpSmallDecimals). The SIMD kernels (simd.go) do the whole
+// 64-row blocks they take first.
 
 // decLow is a decimal of at most 18 digits as an int64: its low word.
 func decLow(x decimal128.Num) int64 { return int64(x.LowBits()) }
 
 func eqDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	done := decFastVS(CmpEq, dst, a, s)
+	dst, a = dst[done/64:], a[done:]
 	k := 0
 	for ; len(a) >= 64; a, k = a[64:], k+1 {
 		var w uint64
@@ -373,6 +376,8 @@ func eqDecVS(dst []uint64, a []decimal128.Num, s int64) {
 }
 
 func ltDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	done := decFastVS(CmpLt, dst, a, s)
+	dst, a = dst[done/64:], a[done:]
 	k := 0
 	for ; len(a) >= 64; a, k = a[64:], k+1 {
 		var w uint64
@@ -388,6 +393,8 @@ func ltDecVS(dst []uint64, a []decimal128.Num, s int64) {
 }
 
 func leDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	done := decFastVS(CmpLe, dst, a, s)
+	dst, a = dst[done/64:], a[done:]
 	k := 0
 	for ; len(a) >= 64; a, k = a[64:], k+1 {
 		var w uint64
@@ -403,6 +410,8 @@ func leDecVS(dst []uint64, a []decimal128.Num, s int64) {
 }
 
 func gtDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	done := decFastVS(CmpGt, dst, a, s)
+	dst, a = dst[done/64:], a[done:]
 	k := 0
 	for ; len(a) >= 64; a, k = a[64:], k+1 {
 		var w uint64
@@ -418,6 +427,8 @@ func gtDecVS(dst []uint64, a []decimal128.Num, s int64) {
 }
 
 func geDecVS(dst []uint64, a []decimal128.Num, s int64) {
+	done := decFastVS(CmpGe, dst, a, s)
+	dst, a = dst[done/64:], a[done:]
 	k := 0
 	for ; len(a) >= 64; a, k = a[64:], k+1 {
 		var w uint64
@@ -433,8 +444,10 @@ func geDecVS(dst []uint64, a []decimal128.Num, s int64) {
 }
 
 func eqDecVV(dst []uint64, a, b []decimal128.Num) {
-	k := 0
 	b = b[:len(a)]
+	done := decFastVV(CmpEq, dst, a, b)
+	dst, a, b = dst[done/64:], a[done:], b[done:]
+	k := 0
 	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
 		var w uint64
 		for m := 0; m < 64; m += 8 {
@@ -449,8 +462,10 @@ func eqDecVV(dst []uint64, a, b []decimal128.Num) {
 }
 
 func ltDecVV(dst []uint64, a, b []decimal128.Num) {
-	k := 0
 	b = b[:len(a)]
+	done := decFastVV(CmpLt, dst, a, b)
+	dst, a, b = dst[done/64:], a[done:], b[done:]
+	k := 0
 	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
 		var w uint64
 		for m := 0; m < 64; m += 8 {
@@ -465,8 +480,10 @@ func ltDecVV(dst []uint64, a, b []decimal128.Num) {
 }
 
 func leDecVV(dst []uint64, a, b []decimal128.Num) {
-	k := 0
 	b = b[:len(a)]
+	done := decFastVV(CmpLe, dst, a, b)
+	dst, a, b = dst[done/64:], a[done:], b[done:]
+	k := 0
 	for ; len(a) >= 64; a, b, k = a[64:], b[64:], k+1 {
 		var w uint64
 		for m := 0; m < 64; m += 8 {

@@ -89,7 +89,8 @@
 // # SIMD
 //
 // On amd64 the hottest loops have SIMD kernels (simd_amd64.s): the
-// comparisons of every integer width, f32 and f64 with a scalar or a
+// comparisons of every integer width, f32, f64 and decimals of at most 18
+// digits (dates, times and timestamps by their storage) with a scalar or a
 // column into a bitmap, checked addition and subtraction of every integer
 // width and multiplication of 16- and 32-bit ones (overflow flagged per
 // lane and tested once per call; the

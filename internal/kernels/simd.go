@@ -2,7 +2,11 @@ package kernels
 
 //go:generate go run ./internal/asmgen -out simd_amd64.s -stubs simd_stubs_amd64.go -pkg kernels -tables simd_tables_amd64.go
 
-import "os"
+import (
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
 
 // simdDisabled reports whether COLEXPR_NOSIMD asked, at start-up, for the
 // portable loops on every machine (any value but "" and "0").
@@ -83,4 +87,23 @@ func kleeneFast(or bool, words, valid, x, y, vx, vy []uint64) (done, ones int) {
 		return 0, 0
 	}
 	return simdKleene(active, or, words, valid, x, y, vx, vy)
+}
+
+// decFastVS computes the words of the whole 64-row blocks of a op s over
+// decimals of at most 18 digits (compared by their low words) with the
+// active SIMD kernels, and returns how many rows it did. op is CmpEq or
+// CmpLt to CmpGe.
+func decFastVS(op CmpOp, dst []uint64, a []decimal128.Num, s int64) int {
+	if active == nil || len(a) < 64 {
+		return 0
+	}
+	return simdDecVS(active, op, dst, a, s)
+}
+
+// decFastVV is decFastVS for two columns; op is CmpEq, CmpLt or CmpLe.
+func decFastVV(op CmpOp, dst []uint64, a, b []decimal128.Num) int {
+	if active == nil || len(a) < 64 {
+		return 0
+	}
+	return simdDecVV(active, op, dst, a, b)
 }

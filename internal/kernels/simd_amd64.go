@@ -5,6 +5,8 @@ package kernels
 import (
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
 	"golang.org/x/sys/cpu"
 )
 
@@ -28,6 +30,14 @@ type arithKernels[T Integer] struct {
 	subSV func(dst []T, x T, b []T) bool
 }
 
+// decKernels is the comparison kernels of decimals of at most 18 digits
+// (by their low words, the values seen as two words a row), indexed by
+// CmpOp, nil where there is none.
+type decKernels struct {
+	vs [CmpGe + 1]func(dst []uint64, a []uint64, s int64)
+	vv [CmpGe + 1]func(dst []uint64, a, b []uint64)
+}
+
 // simdSet is the kernels of one instruction set.
 type simdSet struct {
 	name       string
@@ -47,6 +57,7 @@ type simdSet struct {
 	cmpU64              *cmpKernels[uint64]
 	cmpF32              *cmpKernels[float32]
 	cmpF64              *cmpKernels[float64]
+	cmpD18              *decKernels
 
 	arithI8  *arithKernels[int8]
 	arithI16 *arithKernels[int16]
@@ -82,6 +93,7 @@ var avx512Set = &simdSet{
 	cmpU64:      &cmpU64AVX512,
 	cmpF32:      &cmpF32AVX512,
 	cmpF64:      &cmpF64AVX512,
+	cmpD18:      &cmpD18AVX512,
 }
 
 var avx2Set = &simdSet{
@@ -108,6 +120,7 @@ var avx2Set = &simdSet{
 	cmpU64:      &cmpU64AVX2,
 	cmpF32:      &cmpF32AVX2,
 	cmpF64:      &cmpF64AVX2,
+	cmpD18:      &cmpD18AVX2,
 }
 
 // simdSets is every set this machine can run, best first; active is the
@@ -269,4 +282,29 @@ func simdKleene(set *simdSet, or bool, words, valid, x, y, vx, vy []uint64) (int
 		return 0, 0
 	}
 	return done, f(words[:done], valid[:done], x[:done], y[:done], vx[:done], vy[:done])
+}
+
+// decWords is the decimals of a as words, two a row.
+func decWords(a []decimal128.Num) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(a))), 2*len(a))
+}
+
+// simdDecVS runs set's kernel of a op s over small decimals (CmpEq, CmpLt
+// to CmpGe) on the whole 64-row blocks of a, and returns how many rows it
+// did.
+func simdDecVS(set *simdSet, op CmpOp, dst []uint64, a []decimal128.Num, s int64) int {
+	if set.cmpD18 == nil || set.cmpD18.vs[op] == nil {
+		return 0
+	}
+	set.cmpD18.vs[op](dst, decWords(a), s)
+	return len(a) &^ 63
+}
+
+// simdDecVV is simdDecVS for two columns (CmpEq, CmpLt, CmpLe).
+func simdDecVV(set *simdSet, op CmpOp, dst []uint64, a, b []decimal128.Num) int {
+	if set.cmpD18 == nil || set.cmpD18.vv[op] == nil {
+		return 0
+	}
+	set.cmpD18.vv[op](dst, decWords(a), decWords(b[:len(a)]))
+	return len(a) &^ 63
 }

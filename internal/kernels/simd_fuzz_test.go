@@ -4,11 +4,14 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // FuzzSIMDCompare checks the SIMD comparison kernels against the portable
 // loops on values read from the fuzzer's bytes: typ picks the element type
-// (of the ten), the first value is the scalar, the rest the column (and,
+// (of the ten; 10 is decimals of at most 18 digits made from int64s), the
+// first value is the scalar, the rest the column (and,
 // interleaved, the second column), skip drops that many rows from the
 // front so that every alignment is met.
 //
@@ -20,7 +23,7 @@ func FuzzSIMDCompare(f *testing.F) {
 	for i := range 200 {
 		binary.LittleEndian.PutUint64(seed[8*i:], uint64(i)*0x9e3779b97f4a7c15)
 	}
-	for typ := range uint8(10) {
+	for typ := range uint8(11) {
 		f.Add(seed, typ, typ*7%64)
 	}
 	nan := make([]byte, 8*70)
@@ -29,7 +32,9 @@ func FuzzSIMDCompare(f *testing.F) {
 	}
 	f.Add(nan, uint8(9), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, typ, skip uint8) {
-		switch typ % 10 {
+		switch typ % 11 {
+		case 10:
+			fuzzDec(t, decodeFuzz[int64](data), int(skip))
 		case 0:
 			fuzzCmp(t, decodeFuzz[int8](data), int(skip))
 		case 1:
@@ -52,6 +57,30 @@ func FuzzSIMDCompare(f *testing.F) {
 			fuzzCmp(t, decodeFuzz[float64](data), int(skip))
 		}
 	})
+}
+
+// fuzzDec is fuzzCmp for decimals of at most 18 digits, each value
+// reduced modulo 10^18.
+func fuzzDec(t *testing.T, vals []int64, skip int) {
+	if len(vals) == 0 {
+		return
+	}
+	ds := make([]decimal128.Num, len(vals))
+	for i, v := range vals {
+		ds[i] = decimal128.FromI64(v % 1_000_000_000_000_000_000)
+	}
+	s, rest := ds[0], ds[1:]
+	rest = rest[min(skip, len(rest)):]
+	n := len(rest) / 2
+	a, b := rest[:n], rest[n:2*n]
+	sc := Fixed[decimal128.Num]{Scalar: s, IsScalar: true}
+	for _, op := range loopOps {
+		for _, args := range [][2]Fixed[decimal128.Num]{{{Vals: a}, sc}, {sc, {Vals: a}}, {{Vals: a}, {Vals: b}}} {
+			if err := simdDecSame(op, n, args[0], args[1]); err != nil {
+				t.Fatalf("op %d: %v", op, err)
+			}
+		}
+	}
 }
 
 // decodeFuzz reads data as little-endian values of T (a float from its

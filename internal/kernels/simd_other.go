@@ -2,6 +2,8 @@
 
 package kernels
 
+import "github.com/apache/arrow-go/v18/arrow/decimal128"
+
 // simdSet is empty where there are no SIMD kernels: every loop is the
 // portable one.
 type simdSet struct{ name string }
@@ -20,3 +22,6 @@ func simdArith[T Integer](*simdSet, ArithOp, int, []T, []T, T, []T) (int, bool) 
 func simdKleene(*simdSet, bool, []uint64, []uint64, []uint64, []uint64, []uint64, []uint64) (int, int) {
 	return 0, 0
 }
+
+func simdDecVS(*simdSet, CmpOp, []uint64, []decimal128.Num, int64) int            { return 0 }
+func simdDecVV(*simdSet, CmpOp, []uint64, []decimal128.Num, []decimal128.Num) int { return 0 }

@@ -1012,6 +1012,54 @@ func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
 // subU64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
 func subU64SVAVX2(dst []uint64, x uint64, b []uint64) bool
 
+// cmpEqD18VSAVX512 sets a bit of dst for each decimal of a == s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpEqD18VSAVX512(dst []uint64, a []uint64, s int64)
+
+// cmpEqD18VSAVX2 sets a bit of dst for each decimal of a == s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpEqD18VSAVX2(dst []uint64, a []uint64, s int64)
+
+// cmpLtD18VSAVX512 sets a bit of dst for each decimal of a < s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpLtD18VSAVX512(dst []uint64, a []uint64, s int64)
+
+// cmpLtD18VSAVX2 sets a bit of dst for each decimal of a < s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpLtD18VSAVX2(dst []uint64, a []uint64, s int64)
+
+// cmpLeD18VSAVX512 sets a bit of dst for each decimal of a <= s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpLeD18VSAVX512(dst []uint64, a []uint64, s int64)
+
+// cmpLeD18VSAVX2 sets a bit of dst for each decimal of a <= s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpLeD18VSAVX2(dst []uint64, a []uint64, s int64)
+
+// cmpGtD18VSAVX512 sets a bit of dst for each decimal of a > s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpGtD18VSAVX512(dst []uint64, a []uint64, s int64)
+
+// cmpGtD18VSAVX2 sets a bit of dst for each decimal of a > s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpGtD18VSAVX2(dst []uint64, a []uint64, s int64)
+
+// cmpGeD18VSAVX512 sets a bit of dst for each decimal of a >= s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpGeD18VSAVX512(dst []uint64, a []uint64, s int64)
+
+// cmpGeD18VSAVX2 sets a bit of dst for each decimal of a >= s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpGeD18VSAVX2(dst []uint64, a []uint64, s int64)
+
+// cmpEqD18VVAVX512 sets a bit of dst for each decimal of a == b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpEqD18VVAVX512(dst []uint64, a []uint64, b []uint64)
+
+// cmpEqD18VVAVX2 sets a bit of dst for each decimal of a == b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpEqD18VVAVX2(dst []uint64, a []uint64, b []uint64)
+
+// cmpLtD18VVAVX512 sets a bit of dst for each decimal of a < b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpLtD18VVAVX512(dst []uint64, a []uint64, b []uint64)
+
+// cmpLtD18VVAVX2 sets a bit of dst for each decimal of a < b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpLtD18VVAVX2(dst []uint64, a []uint64, b []uint64)
+
+// cmpLeD18VVAVX512 sets a bit of dst for each decimal of a <= b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
+func cmpLeD18VVAVX512(dst []uint64, a []uint64, b []uint64)
+
+// cmpLeD18VVAVX2 sets a bit of dst for each decimal of a <= b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
+func cmpLeD18VVAVX2(dst []uint64, a []uint64, b []uint64)
+
 // kleeneAndAVX512 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
 func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 

@@ -106,6 +106,18 @@ var cmpF64AVX2 = cmpKernels[float64]{
 	vv: [...]func([]uint64, []float64, []float64){CmpEq: cmpEqF64VVAVX2, CmpNe: cmpNeF64VVAVX2, CmpLt: cmpLtF64VVAVX2, CmpLe: cmpLeF64VVAVX2, CmpGt: cmpGtF64VVAVX2, CmpGe: cmpGeF64VVAVX2},
 }
 
+// The comparison kernels of small decimals of AVX512.
+var cmpD18AVX512 = decKernels{
+	vs: [CmpGe + 1]func([]uint64, []uint64, int64){CmpEq: cmpEqD18VSAVX512, CmpLt: cmpLtD18VSAVX512, CmpLe: cmpLeD18VSAVX512, CmpGt: cmpGtD18VSAVX512, CmpGe: cmpGeD18VSAVX512},
+	vv: [CmpGe + 1]func([]uint64, []uint64, []uint64){CmpEq: cmpEqD18VVAVX512, CmpLt: cmpLtD18VVAVX512, CmpLe: cmpLeD18VVAVX512},
+}
+
+// The comparison kernels of small decimals of AVX2.
+var cmpD18AVX2 = decKernels{
+	vs: [CmpGe + 1]func([]uint64, []uint64, int64){CmpEq: cmpEqD18VSAVX2, CmpLt: cmpLtD18VSAVX2, CmpLe: cmpLeD18VSAVX2, CmpGt: cmpGtD18VSAVX2, CmpGe: cmpGeD18VSAVX2},
+	vv: [CmpGe + 1]func([]uint64, []uint64, []uint64){CmpEq: cmpEqD18VVAVX2, CmpLt: cmpLtD18VVAVX2, CmpLe: cmpLeD18VVAVX2},
+}
+
 // The checked arithmetic kernels of AVX512, by element type.
 var arithI8AVX512 = arithKernels[int8]{
 	vv:    [OpMul + 1]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX512, OpSub: subI8VVAVX512},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
@@ -203,4 +204,67 @@ func TestSIMDDispatch(t *testing.T) {
 		}
 		clear(dst)
 	}
+}
+
+// TestSIMDCompareDecimals compares cmpSmallDecimals under each set with
+// the portable loops: decimals of at most 18 digits (the high word the
+// sign of the low one), near the scalar and at ±(10^18 - 1).
+func TestSIMDCompareDecimals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const max18 = 999_999_999_999_999_999
+	gen := func() decimal128.Num {
+		switch rng.IntN(6) {
+		case 0:
+			return decimal128.FromI64(max18)
+		case 1:
+			return decimal128.FromI64(-max18)
+		case 2:
+			return decimal128.FromI64(rng.Int64N(2*max18) - max18)
+		}
+		return decimal128.FromI64(int64(rng.IntN(9) - 4))
+	}
+	a := make([]decimal128.Num, simdMaxLen+simdMaxOff)
+	b := make([]decimal128.Num, simdMaxLen+simdMaxOff)
+	for n := 0; n <= simdMaxLen; n++ {
+		for off := 0; off <= simdMaxOff; off++ {
+			if off%16 == 0 {
+				for i := range a {
+					a[i], b[i] = gen(), gen()
+				}
+			}
+			x, y := a[off:off+n], b[off:off+n]
+			sc := Fixed[decimal128.Num]{Scalar: gen(), IsScalar: true}
+			for _, op := range loopOps {
+				for _, args := range [][2]Fixed[decimal128.Num]{{{Vals: x}, sc}, {sc, {Vals: x}}, {{Vals: x}, {Vals: y}}} {
+					if err := simdDecSame(op, n, args[0], args[1]); err != nil {
+						t.Fatalf("op %d n %d off %d: %v", op, n, off, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// simdDecSame is simdCmpSame for cmpSmallDecimals.
+func simdDecSame(op CmpOp, n int, l, r Fixed[decimal128.Num]) error {
+	nw := NumWords(n)
+	want := make([]uint64, nw+1)
+	want[nw] = guardWord
+	withActive(nil, func() { cmpSmallDecimals(op, want[:nw], l, r) })
+	maskTail(want[:nw], n)
+	for _, set := range simdCases() {
+		got := make([]uint64, nw+1)
+		got[nw] = guardWord
+		withActive(set, func() { cmpSmallDecimals(op, got[:nw], l, r) })
+		if got[nw] != guardWord {
+			return fmt.Errorf("%s wrote past the last word", set.name)
+		}
+		maskTail(got[:nw], n)
+		for k := range nw {
+			if got[k] != want[k] {
+				return fmt.Errorf("%s: word %d is %#x, the portable loop's %#x", set.name, k, got[k], want[k])
+			}
+		}
+	}
+	return nil
 }

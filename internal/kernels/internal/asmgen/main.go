@@ -88,6 +88,16 @@ func main() {
 			}
 		}
 	}
+	for _, vv := range []bool{false, true} {
+		ops := decVSOps
+		if vv {
+			ops = decVVOps
+		}
+		for _, op := range ops {
+			cmpDec512(op, vv)
+			cmpDecAVX2(op, vv)
+		}
+	}
 	for _, or := range []bool{false, true} {
 		kleene(or, true)
 		kleene(or, false)
@@ -430,6 +440,18 @@ func writeTables(path string) error {
 			}
 			fmt.Fprintf(&buf, "},\n}\n\n")
 		}
+	}
+	for _, isa := range []string{"AVX512", "AVX2"} {
+		fmt.Fprintf(&buf, "// The comparison kernels of small decimals of %s.\n", isa)
+		fmt.Fprintf(&buf, "var cmpD18%s = decKernels{\n\tvs: [CmpGe + 1]func([]uint64, []uint64, int64){", isa)
+		for _, op := range decVSOps {
+			fmt.Fprintf(&buf, "Cmp%s: %s, ", op, decName(op, isa, false))
+		}
+		fmt.Fprintf(&buf, "},\n\tvv: [CmpGe + 1]func([]uint64, []uint64, []uint64){")
+		for _, op := range decVVOps {
+			fmt.Fprintf(&buf, "Cmp%s: %s, ", op, decName(op, isa, true))
+		}
+		fmt.Fprintf(&buf, "},\n}\n\n")
 	}
 	for _, isa := range []string{"AVX512", "AVX2"} {
 		fmt.Fprintf(&buf, "// The checked arithmetic kernels of %s, by element type.\n", isa)
