@@ -123,6 +123,7 @@ func init() {
 		// Output files.
 		{name: "usage_output_extension", args: []string{"query", "-o", "$DIR/out.unknown"}, exit: 2},
 		{name: "usage_output_empty", args: []string{"query", "--output", ""}, exit: 2},
+		{name: "usage_output_format_mismatch", args: []string{"query", "--format", "csv", "-o", "$DIR/out.parquet"}, exit: 2},
 	}...)
 }
 

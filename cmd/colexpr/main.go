@@ -135,10 +135,11 @@
 //	       schema stored, decimals of up to 18 digits as integers, the
 //	       output's batches gathered into row groups of 128 Ki rows
 //
-// -o FILE (--output FILE) writes the output to FILE, in the --format given
-// or else the one its extension names: .csv, .jsonl (.ndjson, .json),
-// .arrows (arrow), .arrow, .feather or .ipc (feather), .parquet, .txt
-// (table). It is written to a hidden temporary file in FILE's directory
+// -o FILE (--output FILE) writes the output to FILE, in the format its
+// extension names: .csv, .jsonl (.ndjson, .json), .arrows (arrow), .arrow,
+// .feather or .ipc (feather), .parquet, .txt (table); another name needs
+// --format, and a --format the extension contradicts is a usage error (a
+// reader would take the name at its word). It is written to a hidden temporary file in FILE's directory
 // and renamed to FILE once complete: an error, or an interrupt (SIGINT,
 // SIGTERM), removes it and leaves FILE as it was.
 //

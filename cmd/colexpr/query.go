@@ -48,9 +48,9 @@ as the --select expressions; either can come from a Substrait file instead.
                       the header (default: no limit)
   --format FORMAT     table (default), csv, jsonl, arrow (an Arrow IPC stream),
                       feather (an Arrow IPC file) or parquet
-  -o, --output FILE   write to FILE instead of stdout, in the --format given or
-                      else the one its extension names (.csv, .jsonl, .arrows,
-                      .arrow/.feather, .parquet); written to a temporary file
+  -o, --output FILE   write to FILE instead of stdout, in the format its
+                      extension names (.csv, .jsonl, .arrows, .arrow/.feather,
+                      .parquet, .txt), or --format; written to a temporary file
                       renamed into place when complete, so an error or an
                       interrupt leaves no half-written FILE
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
@@ -151,12 +151,17 @@ func runQuery(e *env, args []string) error {
 	if set["select"] && strings.TrimSpace(o.selects) == "" {
 		return errors.New("--select: the list is empty")
 	}
-	if o.output != "" && !set["format"] {
+	if o.output != "" {
 		f, ok := formatOfName(o.output)
-		if !ok {
+		switch {
+		case !set["format"] && !ok:
 			return usagef("--output %s: the extension does not say which format to write; give --format (%s)", o.output, strings.Join(formats, ", "))
+		case !set["format"]:
+			o.format = f
+		case ok && f != o.format:
+			// Readers, colexpr's too, would take the name at its word.
+			return usagef("--output %s: the name says %s, but --format says %s", o.output, f, o.format)
 		}
-		o.format = f
 	}
 	if set["output"] && o.output == "" {
 		return usagef("--output needs a FILE")
