@@ -320,6 +320,12 @@ func refNotDistinct(a, b scalar.Scalar) bool { return refSame(a, b) }
 // invalid argument). With fold, characters compare under Unicode simple
 // case folding.
 func refLike(s, pattern string, fold bool) (bool, error) {
+	return refLikeEscaped(s, pattern, fold, '\\')
+}
+
+// refLikeEscaped is refLike with the escape character esc (none when esc
+// is fn.NoLikeEscape).
+func refLikeEscaped(s, pattern string, fold bool, esc rune) (bool, error) {
 	type tok struct {
 		r    rune
 		kind byte // 'c' literal, '_' one, '%' any run
@@ -327,7 +333,13 @@ func refLike(s, pattern string, fold bool) (bool, error) {
 	var toks []tok
 	pr := []rune(pattern)
 	for i := 0; i < len(pr); i++ {
-		switch pr[i] {
+		c := pr[i]
+		if c == esc {
+			c = '\\' // the escape case below
+		} else if c == '\\' {
+			c = 'x' // a plain character
+		}
+		switch c {
 		case '\\':
 			if i+1 == len(pr) {
 				return false, refFail(errs.ErrInvalidArgument, "like: pattern %q ends with an escape", pattern)

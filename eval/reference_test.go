@@ -273,7 +273,11 @@ func refCall(b *expr.Bound, v []scalar.Scalar) (scalar.Scalar, error) {
 		if v[0].IsNull() || v[1].IsNull() {
 			return scalar.Null(t), nil
 		}
-		m, err := refLike(v[0].Value().(string), v[1].Value().(string), f.CaseInsensitive)
+		esc := f.Escape
+		if esc == 0 {
+			esc = '\\'
+		}
+		m, err := refLikeEscaped(v[0].Value().(string), v[1].Value().(string), f.CaseInsensitive, esc)
 		if err != nil {
 			return scalar.Scalar{}, err
 		}
