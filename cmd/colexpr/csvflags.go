@@ -22,10 +22,15 @@ type csvFlags struct {
 	inferRows int
 	types     csvTypes
 	set       bool // one of them was given
+	// noHive reads key=value directories as plain ones (--no-hive, which
+	// the commands that take the CSV flags take too).
+	noHive bool
 }
 
 // csvFlagsUsage is their part of a command's usage text.
-const csvFlagsUsage = `  --csv-infer-rows N  infer the column types of a CSV file from its first N
+const csvFlagsUsage = `  --no-hive           read key=value directories as plain directories, not as
+                      Hive partitions (no partition columns)
+  --csv-infer-rows N  infer the column types of a CSV file from its first N
                       rows (default 1000); 0 infers them from every row
                       (the file is then read twice)
   --csv-type NAME=TYPE
@@ -36,6 +41,7 @@ const csvFlagsUsage = `  --csv-infer-rows N  infer the column types of a CSV fil
 
 func (c *csvFlags) register(fs *flag.FlagSet) {
 	c.inferRows = scan.CSVInferRows
+	fs.BoolVar(&c.noHive, "no-hive", false, "")
 	fs.Func("csv-infer-rows", "", func(s string) error {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
@@ -98,7 +104,7 @@ func openInputs(e *env, mem memory.Allocator, inputs []string, demoRows int64, c
 			return nil, usagef("--csv-infer-rows and --csv-type are for CSV files (FILE.csv)")
 		}
 	}
-	src, err := scan.OpenDataset(mem, inputs, scan.DatasetOptions{CSV: c.options(), Stdin: e.stdin})
+	src, err := scan.OpenDataset(mem, inputs, scan.DatasetOptions{CSV: c.options(), Stdin: e.stdin, NoHive: c.noHive})
 	if err != nil {
 		return nil, csvHint(err)
 	}

@@ -103,6 +103,9 @@ func init() {
 		{name: "hive_pruned", args: []string{"query", "--stats", "--format", "csv", "--where", "year = 2024 AND month <= 2", "$DIR/hive"}},
 		{name: "hive_data_and_partition", args: []string{"query", "--stats", "--where", "month IN (3, 4) AND amount > 30", "--select", "year, month, amount", "$DIR/hive"}},
 		{name: "hive_none_match", args: []string{"query", "--stats", "--where", "year > 2030", "$DIR/hive"}},
+		{name: "hive_no_hive", args: []string{"schema", "--no-hive", "$DIR/hive/year=2024"}},
+		{name: "dataset_mixed_formats", args: []string{"schema", "--origins", "$DIR/fixture.csv", "$DIR/fixture.arrows", "$DIR/three/a.parquet"}},
+		{name: "dataset_mixed_query", args: []string{"query", "--format", "jsonl", "--where", "id < 3", "--select", "id, small, name, tags", "$DIR/fixture.csv", "$DIR/fixture.arrows", "$DIR/three/a.parquet"}},
 		{name: "hive_no_prune", args: []string{"query", "--stats", "--no-prune", "--where", "year = 2023 AND month = 6", "--select", "amount", "$DIR/hive"}},
 		// Formats from the bytes; the standard input.
 		{name: "sniff_no_extension", args: []string{"query", "--format", "csv", "$DIR/noextension"}},
