@@ -48,6 +48,10 @@ type CSVOptions struct {
 	// alone; a wall-clock time, in the type's time zone when it has one).
 	// An empty field is null, whatever the type.
 	Types map[string]arrow.DataType
+	// partialTypes lets Types name columns the header does not: the
+	// files of a dataset need not all have them (the dataset checks that
+	// one does).
+	partialTypes bool
 }
 
 // CSVValueError is a value of a CSV file that does not fit its column's
@@ -152,6 +156,9 @@ func openCSV(mem memory.Allocator, path string, f streamInput, o CSVOptions) (*S
 	given := make([]arrow.DataType, len(names))
 	for name, t := range o.Types {
 		i, ok := at[name]
+		if !ok && o.partialTypes {
+			continue
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s: a type is given to column %s, which the header does not name (it names %s)",
 				path, dtype.QuoteFieldName(name), strings.Join(names, ", "))

@@ -88,6 +88,7 @@ func OpenDataset(mem memory.Allocator, inputs []string, o DatasetOptions) (*Sour
 		return openSniffed(mem, paths[0], o.CSV)
 	}
 	ds := &dataset{mem: mem, csv: o.CSV, hive: hive, values: values}
+	ds.csv.partialTypes = true
 	for i, p := range paths {
 		m := &member{path: p, index: i}
 		if st, err := os.Stat(p); err == nil {
@@ -285,6 +286,14 @@ func (ds *dataset) unify(files []*member) (*unified, error) {
 			c.seenIn = m
 			c.origin.Files = append(c.origin.Files, m.path)
 			c.origin.Types = append(c.origin.Types, typeName)
+		}
+	}
+	if len(files) == len(ds.files) {
+		// A type given to a CSV column no file has is likely a typo.
+		for name := range ds.csv.Types {
+			if byName[name] == nil {
+				return nil, fmt.Errorf("a type is given to column %s, which no file has", dtype.QuoteFieldName(name))
+			}
 		}
 	}
 	u := &unified{}

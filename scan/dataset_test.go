@@ -424,6 +424,36 @@ func TestHiveTypes(t *testing.T) {
 	}
 }
 
+// TestDatasetCSVTypes checks that a type given to a CSV column applies to
+// the files that have it, and that a name no file has is an error.
+func TestDatasetCSVTypes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("n,s\n1,x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.csv"), []byte("s\ny\n"), 0o644)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, c := range []struct {
+		types map[string]arrow.DataType
+		want  string
+	}{
+		{map[string]arrow.DataType{"n": arrow.PrimitiveTypes.Int8}, "n: int8 | s: utf8\n1 | x\n(null) | y\n"},
+		{map[string]arrow.DataType{"m": arrow.PrimitiveTypes.Int8}, "a type is given to column m, which no file has"},
+	} {
+		src, err := OpenDataset(mem, []string{dir}, DatasetOptions{CSV: CSVOptions{Types: c.types}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := query(t, src, "")
+		src.Close()
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%v: got\n%s\nwant\n%s", c.types, got, c.want)
+		}
+	}
+}
+
 func TestDatasetRowError(t *testing.T) {
 	dir := t.TempDir()
 	writeThreeFiles(t, dir)

@@ -97,7 +97,9 @@
 // timestamp at the timestamp), each file's values cast to it; types with
 // no supertype (i64 and utf8) are an error that names the column, both
 // types and both files. Source.Origins says which files each column comes
-// from and its type in each.
+// from and its type in each. DatasetOptions.CSV applies to every CSV file;
+// a type it gives a column applies to the files that have it, and a name
+// no file has is an error.
 //
 // Hive partitioning: the directories of a file's path named key=value
 // give it a column key, constant over its rows. The column's type is
