@@ -1,0 +1,510 @@
+package scan
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/eval"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/prune"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Planning and scanning a dataset: which files to read (partition
+// pruning), which of their row groups (statistics, per file), and how each
+// file's batches become the plan's (adapter); then the files one after
+// the other (datasetScan).
+
+// datasetPlan is how a plan reads a dataset.
+type datasetPlan struct {
+	ds      *dataset
+	members []*memberPlan // the files to read, in order
+}
+
+// memberPlan is how a plan reads one file of a dataset.
+type memberPlan struct {
+	m      *member
+	groups rowGroupPlan
+	// fields are the file's fields to read, in its schema order; adapt
+	// turns its batches into the plan's.
+	fields []int
+	adapt  *adapter
+	file   *fileRead
+	// bytes is how much of the file the scan reads (Stats.Bytes).
+	bytes int64
+}
+
+// fileRead names the file batches come from, for messages.
+type fileRead struct {
+	name string
+	rows *rowMap
+}
+
+// compileDataset compiles q over a dataset: the files the filter's
+// partition conjuncts rule out are left out first, unopened; the others
+// are opened and their schemas unified, and the query is compiled against
+// that. Should it fail there (a column that only files left out hold), it
+// is compiled against every file's schema.
+func compileDataset(src *Source, q Query, o Options) (*Plan, error) {
+	ds := src.ds
+	read := ds.files
+	if !o.NoPrune {
+		if pred := partitionFilter(ds.hive, q.Where, o); pred != nil {
+			keep := prunePartitions(ds.mem, ds.hive, ds.values, pred)
+			read = nil
+			for i, m := range ds.files {
+				if keep[i] {
+					read = append(read, m)
+				}
+			}
+		}
+	}
+	schemaOf := read
+	switch {
+	case compiledAgainstAll(q):
+		// A program is bound to the schema of every file.
+		schemaOf = ds.files
+	case len(schemaOf) == 0:
+		schemaOf = ds.files[:1]
+	}
+	var u *unified
+	var err error
+	if ds.all != nil && len(schemaOf) == len(ds.files) {
+		u = ds.all
+	} else if u, err = ds.unify(schemaOf); err != nil {
+		return nil, err
+	}
+	p, err := compile(ds.view(src.name, u), q, o)
+	if err != nil && len(schemaOf) < len(ds.files) {
+		if all, uerr := ds.unify(ds.files); uerr == nil {
+			if p2, err2 := compile(ds.view(src.name, all), q, o); err2 == nil {
+				p, err = p2, nil
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.ds = &datasetPlan{ds: ds}
+	for _, m := range read {
+		mp, err := p.planMember(m)
+		if err != nil {
+			return nil, err
+		}
+		p.ds.members = append(p.ds.members, mp)
+	}
+	p.src.open = func(spec scanSpec) (scanner, error) {
+		return &datasetScan{plan: p, spec: spec}, nil
+	}
+	return p, nil
+}
+
+// compiledAgainstAll reports whether an expression of q is a program,
+// compiled against the source's Schema: that of every file.
+func compiledAgainstAll(q Query) bool {
+	if q.Where != nil && q.Where.Program != nil {
+		return true
+	}
+	for _, s := range q.Select {
+		if s.Program != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// view is a source of the unified schema u, whose scan the plan sets.
+func (ds *dataset) view(name string, u *unified) *Source {
+	return &Source{name: name, mem: ds.mem, schema: u.schema, close: func() error { return nil }}
+}
+
+// planMember decides which row groups of a file to read, which of its
+// columns, and how its batches become the plan's.
+func (p *Plan) planMember(m *member) (*memberPlan, error) {
+	ds := p.ds.ds
+	src, err := ds.open(m)
+	if err != nil {
+		return nil, err
+	}
+	defer ds.release(m)
+	mp := &memberPlan{m: m, fields: []int{}}
+	// The columns.
+	fileSch := src.Schema()
+	readSchema := make([]arrow.Field, len(p.fields))
+	fileRoot := p.src.schema
+	a := &adapter{cols: make([]adaptCol, len(p.fields))}
+	var fileFields []dtype.Field
+	wanted := map[int]bool{}
+	for _, f := range p.fields {
+		af := fileRoot.Field(f)
+		if hiveIndex(ds.hive, af.Name) < 0 && fileSch.Root.FieldIndex(af.Name) >= 0 {
+			wanted[fileSch.Arrow.FieldIndices(af.Name)[0]] = true
+		}
+	}
+	pos := map[string]int{}
+	for i, f := range fileSch.Arrow.Fields() {
+		if wanted[i] {
+			pos[f.Name] = len(mp.fields)
+			mp.fields = append(mp.fields, i)
+			fileFields = append(fileFields, fileSch.Root.Fields()[fileSch.Root.FieldIndex(f.Name)])
+		}
+	}
+	fileStruct := dtype.Struct(fileFields, false)
+	for i, f := range p.fields {
+		af := fileRoot.Field(f)
+		readSchema[i] = af
+		want := p.read.Fields()[i].Type
+		c := &a.cols[i]
+		c.from = -1
+		if k := hiveIndex(ds.hive, af.Name); k >= 0 {
+			c.constant = ds.values[m.index][k]
+			continue
+		}
+		j, ok := pos[af.Name]
+		if !ok {
+			c.constant = scalar.Null(want)
+			continue
+		}
+		c.from = j
+		if !arrow.TypeEqual(src.schema.Field(mp.fields[j]).Type, af.Type) {
+			get, err := expr.NewCall(fn.GetItem(af.Name), expr.NewRoot(fileStruct))
+			if err == nil {
+				c.cast, err = expr.NewCall(fn.Cast(want), get)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: column %s: reading its %s as %s: %w", m.path, dtype.QuoteFieldName(af.Name), fileFields[j].Type, want, err)
+			}
+		}
+	}
+	a.schema = arrow.NewSchema(readSchema, nil)
+	mp.adapt = a
+	// The row groups.
+	if src.rowGroups != nil {
+		mp.groups = rowGroupPlan{total: len(src.rowGroups)}
+		switch {
+		case p.none:
+			mp.groups.read = []int{}
+		case p.pruner != nil && !p.pruner.Inconclusive() && len(src.rowGroups) > 0:
+			stats, err := p.memberStats(m, src, p.pruner.Columns)
+			if err != nil {
+				mp.groups.note = err.Error()
+				break
+			}
+			skip, err := p.pruner.Skip(ds.mem, stats)
+			if err != nil {
+				mp.groups.note = err.Error()
+				break
+			}
+			read := []int{}
+			for g, s := range skip {
+				if !s {
+					read = append(read, g)
+				}
+			}
+			if len(read) < len(skip) {
+				mp.groups.read = read
+				mp.groups.rows = newRowMap(src.rowGroups, read)
+			}
+		}
+	} else {
+		mp.groups = rowGroupPlan{total: -1}
+	}
+	mp.file = &fileRead{name: m.path, rows: mp.groups.rows}
+	switch {
+	case p.none:
+	case src.chunkBytes != nil:
+		mp.bytes = src.chunkBytes(mp.fields, mp.groups.read)
+	default:
+		mp.bytes = src.size
+	}
+	return mp, nil
+}
+
+func hiveIndex(cols []hiveColumn, name string) int {
+	for i, c := range cols {
+		if c.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// memberStats are the statistics of cols (of the unified schema) in every
+// row group of a file: a partition column's are its value, a column the
+// file lacks is all null, and a column of another type than the unified
+// one has its bounds cast to it (the types meet by widening, which keeps
+// order), or unknown.
+func (p *Plan) memberStats(m *member, src *Source, cols []prune.Column) ([]prune.ChunkStats, error) {
+	ds := p.ds.ds
+	fileRoot := src.Schema().Root
+	var fileCols []prune.Column
+	at := make([]int, len(cols)) // in fileCols; -1: missing; -2-k: partition k
+	for i, c := range cols {
+		if k := hiveIndex(ds.hive, c.Path[0]); k >= 0 {
+			at[i] = -2 - k
+			continue
+		}
+		t, ok := fieldType(fileRoot, c.Path)
+		if !ok {
+			at[i] = -1
+			continue
+		}
+		at[i] = len(fileCols)
+		fileCols = append(fileCols, prune.Column{Path: c.Path, Type: t})
+	}
+	var fileStats []prune.ChunkStats
+	if len(fileCols) > 0 {
+		var err error
+		if fileStats, err = src.groupStats(fileCols); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]prune.ChunkStats, len(src.rowGroups))
+	for g, rows := range src.rowGroups {
+		cs := prune.ChunkStats{RowCount: rows, Columns: make([]prune.ColumnStats, len(cols))}
+		for i, c := range cols {
+			switch {
+			case at[i] == -1:
+				cs.Columns[i] = prune.ColumnStats{Min: scalar.Null(c.Type), Max: scalar.Null(c.Type), NullCount: rows}
+			case at[i] <= -2:
+				v := ds.values[m.index][-2-at[i]]
+				if v.IsNull() {
+					cs.Columns[i] = prune.ColumnStats{Min: v, Max: v, NullCount: rows}
+				} else {
+					cs.Columns[i] = prune.ColumnStats{Min: v, Max: v, NullCount: 0}
+				}
+			default:
+				s := fileStats[g].Columns[at[i]]
+				if t := fileCols[at[i]].Type; !t.EqualIgnoreNullability(c.Type) {
+					s.Min, s.Max = castBound(s.Min, c.Type), castBound(s.Max, c.Type)
+				}
+				cs.Columns[i] = s
+			}
+		}
+		out[g] = cs
+	}
+	return out, nil
+}
+
+// fieldType is the type of the field at path below t.
+func fieldType(t dtype.DType, path []string) (dtype.DType, bool) {
+	for _, name := range path {
+		if !t.IsStruct() {
+			return dtype.DType{}, false
+		}
+		k := t.FieldIndex(name)
+		if k < 0 {
+			return dtype.DType{}, false
+		}
+		t = t.Fields()[k].Type
+	}
+	return t, true
+}
+
+// castBound casts a statistic to t, or makes it unknown.
+func castBound(v scalar.Scalar, t dtype.DType) scalar.Scalar {
+	if v.IsNull() {
+		return scalar.Null(t)
+	}
+	c, err := scalar.Cast(v, t.AsNullable())
+	if err != nil {
+		return scalar.Null(t)
+	}
+	return c
+}
+
+// adapter turns a file's batches into the plan's: its columns in the
+// plan's order and types, a partition column's value and null for a
+// column it lacks.
+type adapter struct {
+	schema *arrow.Schema
+	cols   []adaptCol
+}
+
+type adaptCol struct {
+	from     int           // the column of the file's batch, or -1
+	cast     *expr.Bound   // casts it to the plan's type, over the batch
+	constant scalar.Scalar // when from < 0
+}
+
+func (a *adapter) apply(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	n := rec.NumRows()
+	cols := make([]arrow.Array, len(a.cols))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range a.cols {
+		var err error
+		switch {
+		case c.from < 0:
+			cols[i], err = scalar.MakeArray(mem, c.constant, int(n))
+		case c.cast != nil:
+			cols[i], err = eval.EvalRecord(mem, c.cast, rec)
+		default:
+			cols[i] = rec.Column(c.from)
+			cols[i].Retain()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", dtype.QuoteFieldName(a.schema.Field(i).Name), err)
+		}
+	}
+	return array.NewRecordBatch(a.schema, cols, n), nil
+}
+
+// datasetScan reads the files of a plan one after the other.
+type datasetScan struct {
+	plan *Plan
+	spec scanSpec
+
+	mu      sync.Mutex
+	at      int     // the file being read
+	cur     scanner // its scan, nil between files
+	curFile *fileRead
+	// bytes are the sizes of the files to read, done those of the files
+	// read.
+	bytes, done int64
+	sized       bool
+}
+
+func (s *datasetScan) Next() (arrow.RecordBatch, error) {
+	members := s.plan.ds.members
+	for {
+		s.mu.Lock()
+		if s.cur == nil {
+			if s.at >= len(members) {
+				s.mu.Unlock()
+				return nil, nil
+			}
+			mp := members[s.at]
+			spec := s.spec
+			spec.fields = append([]int{}, mp.fields...)
+			spec.groups = mp.groups.read
+			spec.process = nil
+			src, err := s.plan.ds.ds.open(mp.m)
+			if err != nil {
+				s.mu.Unlock()
+				return nil, err
+			}
+			cur, err := src.open(spec)
+			if err != nil {
+				s.plan.ds.ds.release(mp.m)
+				s.mu.Unlock()
+				return nil, err
+			}
+			s.cur, s.curFile = cur, mp.file
+		}
+		cur, mp := s.cur, members[s.at]
+		s.mu.Unlock()
+		rec, err := cur.Next()
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			s.mu.Lock()
+			s.cur.Close()
+			s.cur = nil
+			s.plan.ds.ds.release(mp.m)
+			s.done += mp.m.size
+			s.at++
+			s.mu.Unlock()
+			continue
+		}
+		out, err := mp.adapt.apply(s.plan.src.mem, rec)
+		rec.Release()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", mp.m.path, err)
+		}
+		return out, nil
+	}
+}
+
+// file is the file of the batch Next returned last.
+func (s *datasetScan) file() *fileRead {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.curFile
+}
+
+// Progress is the part of the bytes of the files to read that was read.
+func (s *datasetScan) Progress() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	members := s.plan.ds.members
+	if !s.sized {
+		for _, mp := range members {
+			s.bytes += mp.m.size
+		}
+		s.sized = true
+	}
+	if s.bytes <= 0 {
+		if len(members) == 0 {
+			return 1
+		}
+		return float64(s.at) / float64(len(members))
+	}
+	done := float64(s.done)
+	if s.cur != nil && s.at < len(members) {
+		if f := s.cur.Progress(); f > 0 {
+			done += f * float64(members[s.at].m.size)
+		}
+	}
+	return min(done/float64(s.bytes), 1)
+}
+
+// filesRead are the files read so far, the one being read included, of
+// all there are to read.
+func (s *datasetScan) filesRead() (read, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	read = s.at
+	if s.cur != nil {
+		read++
+	}
+	return read, len(s.plan.ds.members)
+}
+
+func (s *datasetScan) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.cur.Close()
+		s.cur = nil
+		s.plan.ds.ds.release(s.plan.ds.members[s.at].m)
+	}
+}
+
+// stats adds a dataset's files, row groups and bytes to s.
+func (dp *datasetPlan) stats(s *Stats) {
+	s.Files = len(dp.ds.files)
+	s.FilesRead = len(dp.members)
+	s.FilesSkipped = s.Files - s.FilesRead
+	s.RowGroups, s.RowGroupsRead, s.RowGroupsSkipped, s.Bytes = -1, 0, 0, 0
+	for _, mp := range dp.members {
+		if mp.groups.total >= 0 {
+			if s.RowGroups < 0 {
+				s.RowGroups = 0
+			}
+			s.RowGroups += mp.groups.total
+			n := mp.groups.total
+			if mp.groups.read != nil {
+				n = len(mp.groups.read)
+			}
+			s.RowGroupsRead += n
+			s.RowGroupsSkipped += mp.groups.total - n
+			if mp.groups.note != "" && s.PruneNote == "" {
+				s.PruneNote = mp.groups.note
+			}
+		}
+		s.Bytes += mp.bytes
+	}
+}
