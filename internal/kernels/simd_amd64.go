@@ -128,6 +128,11 @@ var avx2Set = &simdSet{
 var simdSets, active = func() ([]*simdSet, *simdSet) {
 	var sets []*simdSet
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasPOPCNT {
+		if !cpu.X86.HasAVX512VPOPCNTDQ {
+			// The AVX-512 Kleene kernels count with VPOPCNTQ.
+			avx512Set.kleeneAnd, avx512Set.kleeneOr = kleeneAndAVX2, kleeneOrAVX2
+			avx512Set.kleeneBlock = avx2Set.kleeneBlock
+		}
 		sets = append(sets, avx512Set)
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT {

@@ -18390,70 +18390,43 @@ done:
 	RET
 
 // func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
-// Requires: AVX, AVX512F, POPCNT
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ
 TEXT ·kleeneAndAVX512(SB), NOSPLIT, $0-152
-	MOVQ words_base+0(FP), AX
-	MOVQ valid_base+24(FP), CX
-	MOVQ x_base+48(FP), DX
-	MOVQ y_base+72(FP), BX
-	MOVQ vx_base+96(FP), SI
-	MOVQ vy_base+120(FP), DI
-	MOVQ x_len+56(FP), R8
-	XORQ R9, R9
-	SHRQ $0x04, R8
-	JZ   done
+	MOVQ   words_base+0(FP), AX
+	MOVQ   valid_base+24(FP), CX
+	MOVQ   x_base+48(FP), DX
+	MOVQ   y_base+72(FP), BX
+	MOVQ   vx_base+96(FP), SI
+	MOVQ   vy_base+120(FP), DI
+	MOVQ   x_len+56(FP), R8
+	XORQ   R9, R9
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x04, R8
+	JZ     done
 
 loop:
-	VMOVDQU64  (DX), Z0
-	VMOVDQU64  (BX), Z1
-	VMOVDQU64  (SI), Z2
-	VMOVDQU64  (DI), Z3
-	VPANDQ     Z1, Z0, Z4
-	VMOVDQU64  Z4, (AX)
-	VPTERNLOGQ $0xd0, Z0, Z3, Z2
-	VPTERNLOGQ $0xf4, Z1, Z3, Z2
-	VMOVDQU64  Z2, (CX)
-	POPCNTQ    (CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    8(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    16(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    24(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    32(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    40(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    48(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    56(CX), R10
-	ADDQ       R10, R9
-	VMOVDQU64  64(DX), Z0
-	VMOVDQU64  64(BX), Z1
-	VMOVDQU64  64(SI), Z2
-	VMOVDQU64  64(DI), Z3
-	VPANDQ     Z1, Z0, Z4
-	VMOVDQU64  Z4, 64(AX)
-	VPTERNLOGQ $0xd0, Z0, Z3, Z2
-	VPTERNLOGQ $0xf4, Z1, Z3, Z2
-	VMOVDQU64  Z2, 64(CX)
-	POPCNTQ    64(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    72(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    80(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    88(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    96(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    104(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    112(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    120(CX), R10
-	ADDQ       R10, R9
+	VMOVDQU64  (DX), Z1
+	VMOVDQU64  (BX), Z2
+	VMOVDQU64  (SI), Z3
+	VMOVDQU64  (DI), Z4
+	VPANDQ     Z2, Z1, Z5
+	VMOVDQU64  Z5, (AX)
+	VPTERNLOGQ $0xd0, Z1, Z4, Z3
+	VPTERNLOGQ $0xf4, Z2, Z4, Z3
+	VMOVDQU64  Z3, (CX)
+	VPOPCNTQ   Z3, Z1
+	VPADDQ     Z1, Z0, Z0
+	VMOVDQU64  64(DX), Z1
+	VMOVDQU64  64(BX), Z2
+	VMOVDQU64  64(SI), Z3
+	VMOVDQU64  64(DI), Z4
+	VPANDQ     Z2, Z1, Z5
+	VMOVDQU64  Z5, 64(AX)
+	VPTERNLOGQ $0xd0, Z1, Z4, Z3
+	VPTERNLOGQ $0xf4, Z2, Z4, Z3
+	VMOVDQU64  Z3, 64(CX)
+	VPOPCNTQ   Z3, Z1
+	VPADDQ     Z1, Z0, Z0
 	ADDQ       $0x00000080, AX
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000080, DX
@@ -18464,7 +18437,14 @@ loop:
 	JNZ        loop
 
 done:
-	MOVQ R9, ret+144(FP)
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, R9
+	MOVQ          R9, ret+144(FP)
 	VZEROUPPER
 	RET
 
@@ -18538,70 +18518,43 @@ done:
 	RET
 
 // func kleeneOrAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
-// Requires: AVX, AVX512F, POPCNT
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ
 TEXT ·kleeneOrAVX512(SB), NOSPLIT, $0-152
-	MOVQ words_base+0(FP), AX
-	MOVQ valid_base+24(FP), CX
-	MOVQ x_base+48(FP), DX
-	MOVQ y_base+72(FP), BX
-	MOVQ vx_base+96(FP), SI
-	MOVQ vy_base+120(FP), DI
-	MOVQ x_len+56(FP), R8
-	XORQ R9, R9
-	SHRQ $0x04, R8
-	JZ   done
+	MOVQ   words_base+0(FP), AX
+	MOVQ   valid_base+24(FP), CX
+	MOVQ   x_base+48(FP), DX
+	MOVQ   y_base+72(FP), BX
+	MOVQ   vx_base+96(FP), SI
+	MOVQ   vy_base+120(FP), DI
+	MOVQ   x_len+56(FP), R8
+	XORQ   R9, R9
+	VPXORQ Z0, Z0, Z0
+	SHRQ   $0x04, R8
+	JZ     done
 
 loop:
-	VMOVDQU64  (DX), Z0
-	VMOVDQU64  (BX), Z1
-	VMOVDQU64  (SI), Z2
-	VMOVDQU64  (DI), Z3
-	VPORQ      Z1, Z0, Z4
-	VMOVDQU64  Z4, (AX)
-	VPTERNLOGQ $0xe0, Z0, Z3, Z2
-	VPTERNLOGQ $0xf8, Z1, Z3, Z2
-	VMOVDQU64  Z2, (CX)
-	POPCNTQ    (CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    8(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    16(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    24(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    32(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    40(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    48(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    56(CX), R10
-	ADDQ       R10, R9
-	VMOVDQU64  64(DX), Z0
-	VMOVDQU64  64(BX), Z1
-	VMOVDQU64  64(SI), Z2
-	VMOVDQU64  64(DI), Z3
-	VPORQ      Z1, Z0, Z4
-	VMOVDQU64  Z4, 64(AX)
-	VPTERNLOGQ $0xe0, Z0, Z3, Z2
-	VPTERNLOGQ $0xf8, Z1, Z3, Z2
-	VMOVDQU64  Z2, 64(CX)
-	POPCNTQ    64(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    72(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    80(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    88(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    96(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    104(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    112(CX), R10
-	ADDQ       R10, R9
-	POPCNTQ    120(CX), R10
-	ADDQ       R10, R9
+	VMOVDQU64  (DX), Z1
+	VMOVDQU64  (BX), Z2
+	VMOVDQU64  (SI), Z3
+	VMOVDQU64  (DI), Z4
+	VPORQ      Z2, Z1, Z5
+	VMOVDQU64  Z5, (AX)
+	VPTERNLOGQ $0xe0, Z1, Z4, Z3
+	VPTERNLOGQ $0xf8, Z2, Z4, Z3
+	VMOVDQU64  Z3, (CX)
+	VPOPCNTQ   Z3, Z1
+	VPADDQ     Z1, Z0, Z0
+	VMOVDQU64  64(DX), Z1
+	VMOVDQU64  64(BX), Z2
+	VMOVDQU64  64(SI), Z3
+	VMOVDQU64  64(DI), Z4
+	VPORQ      Z2, Z1, Z5
+	VMOVDQU64  Z5, 64(AX)
+	VPTERNLOGQ $0xe0, Z1, Z4, Z3
+	VPTERNLOGQ $0xf8, Z2, Z4, Z3
+	VMOVDQU64  Z3, 64(CX)
+	VPOPCNTQ   Z3, Z1
+	VPADDQ     Z1, Z0, Z0
 	ADDQ       $0x00000080, AX
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000080, DX
@@ -18612,7 +18565,14 @@ loop:
 	JNZ        loop
 
 done:
-	MOVQ R9, ret+144(FP)
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, R9
+	MOVQ          R9, ret+144(FP)
 	VZEROUPPER
 	RET
 

@@ -6,6 +6,7 @@ package kernels
 //	go test -run '^$' -bench SIMD -count 10 ./internal/kernels | benchstat -col /set -
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -89,4 +90,40 @@ func BenchmarkSIMDMulI32(b *testing.B) {
 			})
 		})
 	}
+}
+
+func BenchmarkSIMDKleeneAnd(b *testing.B) {
+	const nw = 1 << 14 // 1M rows
+	rng := rand.New(rand.NewPCG(1, 4))
+	x, y, vx, vy := randWords(rng, nw), randWords(rng, nw), randWords(rng, nw), randWords(rng, nw)
+	words, valid := make([]uint64, nw), make([]uint64, nw)
+	for name, set := range simdBenchSets() {
+		b.Run("set="+name, func(b *testing.B) {
+			b.SetBytes(6 * 8 * nw)
+			for b.Loop() {
+				if set == nil {
+					kleenePortable(false, words, valid, x, y, vx, vy)
+				} else {
+					simdKleene(set, false, words, valid, x, y, vx, vy)
+				}
+			}
+		})
+	}
+}
+
+// kleenePortable is Logic's portable loop over aligned words with nulls.
+func kleenePortable(or bool, words, valid, x, y, vx, vy []uint64) int {
+	flip := -b2u(!or)
+	ones := 0
+	for k := range x {
+		v := vx[k]&vy[k] | vx[k]&(x[k]^flip) | vy[k]&(y[k]^flip)
+		valid[k] = v
+		ones += bits.OnesCount64(v)
+		if or {
+			words[k] = x[k] | y[k]
+		} else {
+			words[k] = x[k] & y[k]
+		}
+	}
+	return ones
 }

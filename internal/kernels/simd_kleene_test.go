@@ -122,7 +122,7 @@ func TestSIMDLogicArrays(t *testing.T) {
 					var got datum.Datum
 					withActive(set, func() { got = logicOf(t, mem, or, x, y) })
 					if !array.Equal(got.Array(), want.Array()) || got.Array().NullN() != want.Array().NullN() {
-						t.Fatalf("%s or %v off %d n %d: %v, want %v", set.name, or, off, n, got.Array(), want.Array())
+						t.Fatalf("%s or %v off %d n %d: the results differ", set.name, or, off, n)
 					}
 					got.Release()
 				}
