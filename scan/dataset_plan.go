@@ -437,6 +437,19 @@ func (s *datasetScan) file() *fileRead {
 
 // Progress is the part of the bytes of the files to read that was read.
 func (s *datasetScan) Progress() float64 {
+	pos := s.position()
+	switch {
+	case pos.TotalBytes > 0:
+		return min(float64(pos.Bytes)/float64(pos.TotalBytes), 1)
+	case pos.Files == 0:
+		return 1
+	}
+	return float64(s.at) / float64(pos.Files)
+}
+
+// position says which file the scan is at and how many bytes of the
+// files it has read.
+func (s *datasetScan) position() Position {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	members := s.plan.ds.members
@@ -446,31 +459,14 @@ func (s *datasetScan) Progress() float64 {
 		}
 		s.sized = true
 	}
-	if s.bytes <= 0 {
-		if len(members) == 0 {
-			return 1
-		}
-		return float64(s.at) / float64(len(members))
-	}
-	done := float64(s.done)
+	pos := Position{File: s.at, Files: len(members), Bytes: s.done, TotalBytes: s.bytes}
 	if s.cur != nil && s.at < len(members) {
+		pos.File++
 		if f := s.cur.Progress(); f > 0 {
-			done += f * float64(members[s.at].m.size)
+			pos.Bytes += int64(f * float64(members[s.at].m.size))
 		}
 	}
-	return min(done/float64(s.bytes), 1)
-}
-
-// filesRead are the files read so far, the one being read included, of
-// all there are to read.
-func (s *datasetScan) filesRead() (read, total int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	read = s.at
-	if s.cur != nil {
-		read++
-	}
-	return read, len(s.plan.ds.members)
+	return pos
 }
 
 func (s *datasetScan) Close() {

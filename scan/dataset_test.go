@@ -198,13 +198,13 @@ func TestDatasetProgress(t *testing.T) {
 	if !rr.Next() {
 		t.Fatal(rr.Err())
 	}
-	if read, total := rr.Files(); read < 1 || total != 3 {
-		t.Errorf("after the first batch: file %d of %d, want at least 1 of 3", read, total)
+	if pos := rr.Position(); pos.File < 1 || pos.Files != 3 || pos.TotalBytes <= 0 {
+		t.Errorf("after the first batch: %+v, want at least file 1 of 3, and the files' sizes", pos)
 	}
 	for rr.Next() {
 	}
-	if read, total := rr.Files(); read != 3 || total != 3 {
-		t.Errorf("at the end: file %d of %d, want 3 of 3", read, total)
+	if pos := rr.Position(); pos.File != 3 || pos.Files != 3 || pos.Bytes != pos.TotalBytes {
+		t.Errorf("at the end: %+v, want file 3 of 3, every byte read", pos)
 	}
 	if f := rr.Progress(); f != 1 {
 		t.Errorf("at the end: progress %v, want 1", f)

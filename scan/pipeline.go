@@ -280,13 +280,21 @@ func (r *Reader) Progress() float64 {
 	return r.scan.Progress()
 }
 
-// Files is how many files of a dataset the scan has reached (the one being
-// read included), of how many it reads; 0, 0 for another source.
-func (r *Reader) Files() (read, total int) {
+// Position says how far a scan of a dataset is: the file it is at
+// (counting from 1; 0 before the first) of the files it reads, and the
+// bytes of them read so far (estimated within a file) of their sizes.
+type Position struct {
+	File, Files       int
+	Bytes, TotalBytes int64
+}
+
+// Position is where the scan of a dataset is; the zero Position for
+// another source.
+func (r *Reader) Position() Position {
 	if ds, ok := r.scan.(*datasetScan); ok {
-		return ds.filesRead()
+		return ds.position()
 	}
-	return 0, 0
+	return Position{}
 }
 
 // RowsRead is how many rows have been read from the source so far.

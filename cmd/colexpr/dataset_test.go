@@ -319,3 +319,23 @@ func TestOutputInterrupted(t *testing.T) {
 		t.Errorf("stderr does not say the file was not written:\n%s", stderr.String())
 	}
 }
+
+// TestProgressDrawDataset checks the bar of a dataset's scan: the file it
+// is at and the bytes read.
+func TestProgressDrawDataset(t *testing.T) {
+	var buf bytes.Buffer
+	p := &progress{w: &buf, fraction: func() float64 { return 0.25 }, rows: func() int64 { return 1234 },
+		position: func() scan.Position {
+			return scan.Position{File: 3, Files: 12, Bytes: 1_500_000, TotalBytes: 6_000_000}
+		}}
+	p.draw(1500 * time.Millisecond)
+	want := "\r[=======                       ]  25% 1,234 rows, file 3 of 12, 1.5 MB of 6.0 MB 1.5s\x1b[K"
+	if buf.String() != want {
+		t.Errorf("draws %q, want %q", buf.String(), want)
+	}
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 123_456_789: "123.5 MB", 5_000_000_000_000: "5.0 TB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/colexpr/colexpr/scan"
 )
 
 // progress draws a bar on a terminal while a scan (or demo's writing)
@@ -16,11 +18,11 @@ type progress struct {
 	label    string         // what is going on, before the bar ("" for a scan)
 	fraction func() float64 // of the input read, or -1
 	rows     func() int64   // rows read, or nil when there is no count
-	// files, when set, gives the files of a dataset reached and to read.
-	files func() (read, total int)
-	stop  chan struct{}
-	done  sync.WaitGroup
-	drawn bool
+	// position, when set, says where the scan of a dataset is.
+	position func() scan.Position
+	stop     chan struct{}
+	done     sync.WaitGroup
+	drawn    bool
 }
 
 // progressDelay is how long a scan runs before its bar is drawn.
@@ -36,10 +38,27 @@ func startLabeledProgress(w io.Writer, label string, fraction func() float64, ro
 	return (&progress{w: w, label: label, fraction: fraction, rows: rows}).start()
 }
 
-// startFilesProgress is startProgress over a dataset: files gives the
-// files reached and to read.
-func startFilesProgress(w io.Writer, fraction func() float64, rows func() int64, files func() (int, int)) *progress {
-	return (&progress{w: w, fraction: fraction, rows: rows, files: files}).start()
+// startScanProgress is startProgress over a scan, which may be of a
+// dataset: the bar then also says which file it is at, and the bytes read.
+func startScanProgress(w io.Writer, rr *scan.Reader) *progress {
+	return (&progress{w: w, fraction: rr.Progress, rows: rr.RowsRead, position: rr.Position}).start()
+}
+
+// byteSize writes n bytes as 12.3 MB (decimal units, as ls -h --si).
+func byteSize(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, prefix := float64(n), ""
+	for _, p := range []string{"kB", "MB", "GB", "TB", "PB"} {
+		f /= unit
+		prefix = p
+		if f < unit {
+			break
+		}
+	}
+	return fmt.Sprintf("%.1f %s", f, prefix)
 }
 
 func (p *progress) start() *progress {
@@ -94,9 +113,9 @@ func (p *progress) draw(elapsed time.Duration) {
 	if p.rows != nil {
 		count = " " + thousands(p.rows()) + " rows"
 	}
-	if p.files != nil {
-		if read, total := p.files(); total > 0 {
-			count += fmt.Sprintf(", file %d of %d", read, total)
+	if p.position != nil {
+		if pos := p.position(); pos.Files > 0 {
+			count += fmt.Sprintf(", file %d of %d, %s of %s", pos.File, pos.Files, byteSize(pos.Bytes), byteSize(pos.TotalBytes))
 		}
 	}
 	fmt.Fprintf(p.w, "\r%s%s%s %.1fs\x1b[K", label, bar, count, elapsed.Seconds())

@@ -310,7 +310,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 	if !e.isTerminal {
 		progressTo = nil
 	}
-	prog := startFilesProgress(progressTo, rr.Progress, rr.RowsRead, rr.Files)
+	prog := startScanProgress(progressTo, rr)
 	err = copyRows(rr, out, o.limit)
 	stats := rr.Stats()
 	rr.Release()
