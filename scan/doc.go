@@ -138,7 +138,7 @@
 // rows scanned): a dataset of thousands of files holds one or two file
 // descriptors, not one per file. A row error names the file and the row in
 // it. Reader.Progress is the part of the bytes of
-// the files to read, Reader.Files the file reached.
+// the files to read, Reader.Position the file reached and the bytes.
 //
 // # Formats
 //
