@@ -137,8 +137,8 @@
 // open only while it is used (its schema read, its row groups planned, its
 // rows scanned): a dataset of thousands of files holds one or two file
 // descriptors, not one per file. A row error names the file and the row in
-// it. Reader.Progress is the part of the bytes of
-// the files to read, Reader.Position the file reached and the bytes.
+// it. Reader.Progress is the part of the bytes of the files to read that
+// was read, Reader.Position the file reached and the bytes.
 //
 // # Formats
 //
