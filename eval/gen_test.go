@@ -366,7 +366,9 @@ func (g *gen) compound(t dtype.DType, depth int) *expr.Bound {
 }
 
 func (g *gen) numeric(t dtype.DType, depth int) *expr.Bound {
-	switch g.intn(6) {
+	switch g.intn(7) {
+	case 6:
+		return g.mathCall(t, depth) // reference_math_test.go
 	case 0:
 		if t.PType() == dtype.I64 {
 			switch g.intn(3) {
