@@ -158,12 +158,13 @@ func runQuery(e *env, args []string) error {
 			return usagef("--output %s: the extension does not say which format to write; give --format (%s)", o.output, strings.Join(formats, ", "))
 		case !set["format"]:
 			o.format = f
-		case ok && f != o.format:
-			// Readers, colexpr's too, would take the name at its word.
+		case ok && f != o.format && !(isArrowFormat(f) && isArrowFormat(o.format)):
+			// Readers, colexpr's too, would take the name at its word
+			// (.arrow names both IPC formats in the wild).
 			return usagef("--output %s: the name says %s, but --format says %s", o.output, f, o.format)
 		}
 	}
-	if set["output"] && o.output == "" {
+	if (set["output"] || set["o"]) && o.output == "" {
 		return usagef("--output needs a FILE")
 	}
 	if !contains(formats, o.format) {
@@ -172,6 +173,9 @@ func runQuery(e *env, args []string) error {
 	o.files = pos
 	return query(e, memory.DefaultAllocator, o)
 }
+
+// isArrowFormat reports whether format is one of the Arrow IPC formats.
+func isArrowFormat(format string) bool { return format == "arrow" || format == "feather" }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
