@@ -155,10 +155,15 @@ func refRound(mode fn.RoundMode, t dtype.DType, v []scalar.Scalar) (scalar.Scala
 	switch {
 	case len(v) == 1:
 		r = refRoundFloat(mode, f)
+	case math.IsInf(f, 0) || math.IsNaN(f):
+		r = f
 	case places < 0:
 		m := refPow10(int(-places))
 		if r = refRoundFloat(mode, f/m) * m; math.IsInf(r, 0) || math.IsNaN(r) {
 			r = 0
+			if mode == fn.RoundTrunc {
+				r = f
+			}
 		}
 	default:
 		m := refPow10(int(places))

@@ -38,7 +38,8 @@ import (
 // from zero, and raises an overflow when the result does not fit the type
 // (round(127::i8, -1)); a float's round(x, n) is DuckDB's
 // round(x · 10^n) / 10^n (x when that is not finite; for n < 0,
-// round(x / 10^-n) · 10^-n, 0 when not finite). round(d, n) of a decimal
+// round(x / 10^-n) · 10^-n, 0 when not finite, x for trunc), and Inf and
+// NaN round to themselves. round(d, n) of a decimal
 // needs n written as a literal, since the result's scale is n; a result
 // beyond the precision is an overflow (DuckDB returns the value; see
 // bench's knownDifferences).

@@ -30,6 +30,8 @@ func TestRounding(t *testing.T) {
 		{name: "round f64 far negative places", f: fn.Round, args: []fkArg{col("f64", "[7, 1e308]"), lit("i32", "-400")}, want: "[0, 0]"},
 		{name: "round f64 places per row", f: fn.Round, args: []fkArg{col("f64", "[7.25, 1.25, 3]"), col("i32", "[1, -1, null]")}, want: "[7.3, 0, null]"},
 		{name: "round null places", f: fn.Round, args: []fkArg{col("f64", "[7.25]"), lit("i32", "null")}, want: "[null]"},
+		{name: "round f64 not finite", f: fn.Round, args: []fkArg{col("f64", `["NaN", "+Inf", "-Inf", -123.456]`), lit("i32", "-3")}, want: `["NaN", "+Inf", "-Inf", -0]`},
+		{name: "trunc f64 far negative places", f: fn.Trunc, args: []fkArg{col("f64", "[1, -123.456]"), lit("i32", "-400")}, want: "[1, -123.456]"},
 		{name: "trunc f64 places", f: fn.Trunc, args: []fkArg{col("f64", "[1.57, -2.5, 1234.5]"), lit("i32", "1")}, want: "[1.5, -2.5, 1234.5]"},
 		{name: "round i8 negative places", f: fn.Round, args: []fkArg{col("i8", "[124, -124, -50, -49, -45, null]"), lit("i32", "-1")}, want: "[120, -120, -50, -50, -50, null]"},
 		{name: "round i8 overflow", f: fn.Round, args: []fkArg{col("i8", "[124, 125]"), lit("i32", "-1")}, err: errs.ErrOverflow, row: 1},

@@ -8,7 +8,7 @@ package kernels
 // Floats follow IEEE 754 and never fail: sqrt(-1) is NaN, ln(0) is -Inf.
 // Rounding a float to n places is DuckDB's formula, round(x · 10^n) / 10^n
 // (x when that is not finite), and for n < 0 round(x / 10^-n) · 10^-n (0
-// when not finite), with 10^k correctly rounded (pow10Float) as C's pow gives
+// when not finite; x for trunc); Inf and NaN round to themselves; with 10^k correctly rounded (pow10Float) as C's pow gives
 // it. f32 is computed in f64 and rounded back, as DuckDB does.
 //
 // Integer rounding to n < 0 places is exact (in 64-bit magnitudes), and a
@@ -225,12 +225,20 @@ func FloatRound[T Float](mem memory.Allocator, mode RoundMode, x datum.Datum, re
 	})
 }
 
-// roundFloatDigits is DuckDB's round (or trunc) of v to n decimal places.
+// roundFloatDigits is DuckDB's round (or trunc) of v to n decimal places:
+// Inf and NaN are themselves; when the formula overflows or gives NaN,
+// round to n < 0 places gives 0, and otherwise v is returned.
 func roundFloatDigits(mode RoundMode, v float64, n int32) float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
 	if n < 0 {
 		m := pow10Of(-int64(n))
 		r := roundFloat(mode, v/m) * m
 		if math.IsInf(r, 0) || math.IsNaN(r) {
+			if mode == RoundTrunc {
+				return v
+			}
 			return 0
 		}
 		return r
