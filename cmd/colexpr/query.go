@@ -405,7 +405,11 @@ func warnLeftOut(e *env, sch *colexpr.Schema) {
 func statsReport(s scan.Stats, name string) string {
 	r := ""
 	if s.Files > 0 {
-		r = fmt.Sprintf("files: read %d, skipped %d of %d (by their partition values)\n", s.FilesRead, s.FilesSkipped, s.Files)
+		r = fmt.Sprintf("files: read %d, skipped %d of %d", s.FilesRead, s.FilesSkipped, s.Files)
+		if s.FilesSkipped > 0 {
+			r += " (by their partition values)"
+		}
+		r += "\n"
 		switch {
 		case s.RowGroups < 0 && s.FilesRead == 0:
 			return r + "row groups: none (no file is read)\n"
