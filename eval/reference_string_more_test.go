@@ -362,7 +362,11 @@ func refPrintf(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 			if !isRefInt(x) {
 				return scalar.Scalar{}, bad
 			}
-			x = rune(x.(int64))
+			c := byte(intValue(v[next-1]))
+			if c >= 0x80 {
+				return scalar.Scalar{}, refFail(errs.ErrInvalidArgument, "printf: %%c of a byte above 0x7f")
+			}
+			x = rune(c)
 		case "f", "F", "e", "E", "g", "G":
 			if _, ok := x.(float64); !ok {
 				return scalar.Scalar{}, bad

@@ -186,8 +186,8 @@ func errArgIndex(k int) error {
 
 // printfRow formats one row with C-style conversions: %[flags][width][.prec]verb
 // with flags among "-+ 0#" and verbs d i u (integers, bool as 1/0), x X o
-// (integers, negative ones in two's complement), c (an integer's
-// character), f F e E g G (floats), s (strings and bools) and %%.
+// (integers, negative ones in two's complement), c (an integer's low
+// byte, an ASCII character), f F e E g G (floats), s (strings and bools) and %%.
 func printfRow(b *strBuilder, f []byte, vals []fmtArg, i int, scratch *[]byte) error {
 	next := 0
 	for j := 0; j < len(f); {
@@ -462,14 +462,16 @@ func formatValue(b *strBuilder, a *fmtArg, i int, sp spec, printf bool, scratch 
 		}
 		signed = true
 	case 'c':
-		if a.kind != fmtInt && a.kind != fmtUint {
+		// C's %c writes one byte, the value's low byte, as DuckDB does: a
+		// byte from 0x80 up is not UTF-8 on its own, an error.
+		if !printf || (a.kind != fmtInt && a.kind != fmtUint) {
 			return bad()
 		}
-		v := a.int(i)
-		if v < 0 || v > utf8.MaxRune {
-			return fmt.Errorf("%d is not a character: %w", v, errs.ErrInvalidArgument)
+		c := byte(a.uint(i))
+		if c >= utf8.RuneSelf {
+			return fmt.Errorf("%%c of %d writes the byte 0x%02x, which is not UTF-8 on its own (use chr for a code point): %w", a.int(i), c, errs.ErrInvalidArgument)
 		}
-		out, numeric = utf8.AppendRune(out, rune(v)), false
+		out, numeric = append(out, c), false
 	case 'f', 'F', 'e', 'E', 'g', 'G':
 		if a.kind != fmtFloat {
 			return bad()

@@ -42,6 +42,7 @@ func TestFormat(t *testing.T) {
 		{name: "unclosed", args: []in{s("{"), n64(1)}, ret: str, errText: "invalid or unclosed field"},
 		{name: "s of int", args: []in{s("{:s}"), n64(1)}, ret: str, errText: `"s" cannot format a integer value`},
 		{name: "d of string", args: []in{s("{:d}"), s("a")}, ret: str, errText: `"d" cannot format a string value`},
+		{name: "c", args: []in{s("{:c}"), n64(65)}, ret: str, errText: `"c" cannot format`},
 	}, formatCall(false))
 }
 
@@ -54,6 +55,8 @@ func TestPrintf(t *testing.T) {
 		{name: "hex", args: []in{s("%x %X %o %#x"), n64(255), n64(255), n64(8), n64(255)}, ret: str, want: `["ff FF 10 0xff"]`},
 		{name: "negative hex", args: []in{s("%x"), n64(-1)}, ret: str, want: `["ffffffffffffffff"]`},
 		{name: "char and percent", args: []in{s("%c%%"), n64(65)}, ret: str, want: `["A%"]`},
+		{name: "char of the low byte", args: []in{s("%c%c"), n64(321), n64(-191)}, ret: str, want: `["AA"]`},
+		{name: "char not ASCII", args: []in{s("%c"), n64(200)}, ret: str, errText: "not UTF-8 on its own"},
 		{name: "bool", args: []in{s("%d %s"), lit(scalar.Bool(true)), lit(scalar.Bool(false))}, ret: str, want: `["1 false"]`},
 		{name: "rows", args: []in{s("%d!"), col(i64N, `[1, null, -3]`)}, ret: strN, want: `["1!", null, "-3!"]`},
 		{name: "s of int", args: []in{s("%s"), n64(1)}, ret: str, errText: `"s" cannot format a integer value`},

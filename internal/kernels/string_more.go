@@ -283,14 +283,23 @@ func Reverse(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.D
 // (UAX #29), as DuckDB (utf8proc) applies them: a character with the combining marks (categories Mn,
 // Mc, Me), emoji modifiers and zero-width joiners that follow it, and the
 // character after a joiner; pairs of regional indicators (flags); Hangul
-// syllables with the vowel and final jamo that follow. Prepended
-// characters (GB9b) are not joined to what follows, nor is CR to LF (DuckDB
-// reverses "\r\n" to "\n\r").
+// syllables with the vowel and final jamo that follow; prepended
+// characters (Arabic number signs and the like) with the character after
+// them. CR is not joined to LF (DuckDB reverses "\r\n" to "\n\r").
 func nextCluster(s []byte, j int) int {
 	r, w := utf8.DecodeRune(s[j:])
 	e := j + w
 	if r < utf8.RuneSelf && (r < ' ' || r == 0x7f) {
 		return e // controls stand alone
+	}
+	for isPrepend(r) && e < len(s) {
+		// GB9b: a prepended mark joins the character after it.
+		r2, w2 := utf8.DecodeRune(s[e:])
+		if r2 < ' ' || r2 == 0x7f {
+			return e
+		}
+		r = r2
+		e += w2
 	}
 	if isRegional(r) && e < len(s) {
 		if r2, w2 := utf8.DecodeRune(s[e:]); isRegional(r2) {
@@ -314,6 +323,20 @@ func nextCluster(s []byte, j int) int {
 }
 
 func isRegional(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+
+// isPrepend reports whether r has the Grapheme_Cluster_Break property
+// Prepend (Unicode 15).
+func isPrepend(r rune) bool {
+	switch {
+	case r < 0x600:
+		return false
+	case r <= 0x605, r == 0x6DD, r == 0x70F, r == 0x890, r == 0x891, r == 0x8E2, r == 0xD4E,
+		r == 0x110BD, r == 0x110CD, r == 0x111C2, r == 0x111C3, r == 0x1193F, r == 0x11941,
+		r == 0x11A3A, r >= 0x11A84 && r <= 0x11A89, r == 0x11D46, r == 0x11F02:
+		return true
+	}
+	return false
+}
 
 // isExtend reports whether r joins the cluster before it: combining marks,
 // the zero-width joiner and emoji skin-tone modifiers.

@@ -92,6 +92,8 @@ func TestReverse(t *testing.T) {
 	runCases(t, []kernelCase{
 		{name: "chars", args: []in{col(strN, `["abc", "日本語", "", null, "e\u0301a", "👍🏽x", "🇫🇷🇩🇪", "a\r\nb", "x👨‍👩‍👧y"]`)}, ret: strN,
 			want: `["cba", "語本日", "", null, "ae\u0301", "x👍🏽", "🇩🇪🇫🇷", "b\n\ra", "y👨‍👩‍👧x"]`},
+		{name: "prepend", args: []in{s("a\u0600bc")}, ret: str, want: `["c\u0600ba"]`},
+		{name: "thai", args: []in{s("ก\u0e31x")}, ret: str, want: `["xก\u0e31"]`},
 		{name: "hangul jamo", args: []in{s("\u1100\u1161\u11a8z")}, ret: str, want: `["z\u1100\u1161\u11a8"]`},
 		{name: "scalar", args: []in{s("ab")}, ret: str, want: `["ba", "ba"]`},
 	}, Reverse)
