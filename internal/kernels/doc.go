@@ -95,8 +95,9 @@
 // width and multiplication of 16- and 32-bit ones (overflow flagged per
 // lane and tested once per call; the
 // failing row is still found by the portable rescan, so errors are the
-// same), and Kleene AND and OR of word-aligned bitmaps with nulls on both
-// sides. Each kernel does the whole blocks it can (64 rows for a
+// same), Kleene AND and OR of word-aligned bitmaps with nulls on both
+// sides, and bitmap → selection vector (SelectRows; AVX-512 only, with
+// VPCOMPRESSD). Each kernel does the whole blocks it can (64 rows for a
 // comparison, four vectors for arithmetic) and returns how far it got; the
 // portable Go loop does the rest, so the kernels never read or write past
 // their slices and the portable loop stays the definition of every

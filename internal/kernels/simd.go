@@ -107,3 +107,14 @@ func decFastVV(op CmpOp, dst []uint64, a, b []decimal128.Num) int {
 	}
 	return simdDecVV(active, op, dst, a, b)
 }
+
+// selectFast writes to dst the rows of the set bits of the first words
+// words of bm with the active SIMD kernel, if there is one, and returns
+// how many words it did and how many rows it wrote; it may write up to 64
+// slots past them, and stops before a word when dst has no room for that.
+func selectFast(dst []int32, bm []byte, words int) (done, k int) {
+	if active == nil {
+		return 0, 0
+	}
+	return simdSelect(active, dst, bm, words)
+}

@@ -47,17 +47,20 @@ type simdSet struct {
 	// blocks of kleeneBlock words.
 	kleeneAnd, kleeneOr func(words, valid, x, y, vx, vy []uint64) int
 	kleeneBlock         int
-	cmpI8               *cmpKernels[int8]
-	cmpI16              *cmpKernels[int16]
-	cmpI32              *cmpKernels[int32]
-	cmpI64              *cmpKernels[int64]
-	cmpU8               *cmpKernels[uint8]
-	cmpU16              *cmpKernels[uint16]
-	cmpU32              *cmpKernels[uint32]
-	cmpU64              *cmpKernels[uint64]
-	cmpF32              *cmpKernels[float32]
-	cmpF64              *cmpKernels[float64]
-	cmpD18              *decKernels
+
+	// Bitmap → selection vector (AVX-512 only).
+	selectRows func(dst []int32, bm []byte, words int) (done, k int)
+	cmpI8      *cmpKernels[int8]
+	cmpI16     *cmpKernels[int16]
+	cmpI32     *cmpKernels[int32]
+	cmpI64     *cmpKernels[int64]
+	cmpU8      *cmpKernels[uint8]
+	cmpU16     *cmpKernels[uint16]
+	cmpU32     *cmpKernels[uint32]
+	cmpU64     *cmpKernels[uint64]
+	cmpF32     *cmpKernels[float32]
+	cmpF64     *cmpKernels[float64]
+	cmpD18     *decKernels
 
 	arithI8  *arithKernels[int8]
 	arithI16 *arithKernels[int16]
@@ -71,6 +74,7 @@ type simdSet struct {
 
 var avx512Set = &simdSet{
 	name:        "avx512",
+	selectRows:  selectRowsAVX512,
 	kleeneAnd:   kleeneAndAVX512,
 	kleeneOr:    kleeneOrAVX512,
 	kleeneBlock: 16,
@@ -312,4 +316,13 @@ func simdDecVV(set *simdSet, op CmpOp, dst []uint64, a, b []decimal128.Num) int 
 	}
 	set.cmpD18.vv[op](dst, decWords(a), decWords(b[:len(a)]))
 	return len(a) &^ 63
+}
+
+// simdSelect runs set's bitmap → selection kernel, if it has one (see
+// selectFast).
+func simdSelect(set *simdSet, dst []int32, bm []byte, words int) (int, int) {
+	if set.selectRows == nil || len(bm) < 8*words {
+		return 0, 0
+	}
+	return set.selectRows(dst, bm, words)
 }

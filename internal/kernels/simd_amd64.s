@@ -18389,6 +18389,78 @@ done:
 	VZEROUPPER
 	RET
 
+// func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
+// Requires: AVX, AVX512F, POPCNT, SSE2
+TEXT ·selectRowsAVX512(SB), NOSPLIT, $0-72
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         bm_base+24(FP), DX
+	MOVQ         words+48(FP), BX
+	XORQ         SI, SI
+	XORQ         DI, DI
+	MOVQ         $0x0706050403020100, R8
+	MOVQ         R8, X0
+	MOVQ         $0x0f0e0d0c0b0a0908, R8
+	VPINSRQ      $0x01, R8, X0, X0
+	VPMOVZXBD    X0, Z0
+	MOVL         $0x00000010, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000040, R8
+	VPBROADCASTD R8, Z2
+
+loop:
+	CMPQ          SI, BX
+	JAE           stop
+	LEAQ          64(DI), R8
+	CMPQ          R8, CX
+	JA            stop
+	MOVQ          (DX)(SI*8), R8
+	INCQ          SI
+	TESTQ         R8, R8
+	JZ            zero
+	KMOVW         R8, K1
+	VPCOMPRESSD.Z Z0, K1, Z3
+	VMOVDQU32     Z3, (AX)(DI*4)
+	MOVWLZX       R8, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, DI
+	SHRQ          $0x10, R8
+	VPADDD        Z1, Z0, Z0
+	KMOVW         R8, K1
+	VPCOMPRESSD.Z Z0, K1, Z3
+	VMOVDQU32     Z3, (AX)(DI*4)
+	MOVWLZX       R8, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, DI
+	SHRQ          $0x10, R8
+	VPADDD        Z1, Z0, Z0
+	KMOVW         R8, K1
+	VPCOMPRESSD.Z Z0, K1, Z3
+	VMOVDQU32     Z3, (AX)(DI*4)
+	MOVWLZX       R8, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, DI
+	SHRQ          $0x10, R8
+	VPADDD        Z1, Z0, Z0
+	KMOVW         R8, K1
+	VPCOMPRESSD.Z Z0, K1, Z3
+	VMOVDQU32     Z3, (AX)(DI*4)
+	MOVWLZX       R8, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, DI
+	VPADDD        Z1, Z0, Z0
+	JMP           loop
+
+zero:
+	VPADDD Z2, Z0, Z0
+	JMP    loop
+
+stop:
+	MOVQ SI, done+56(FP)
+	MOVQ DI, k+64(FP)
+	VZEROUPPER
+	RET
+
 // func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 // Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ
 TEXT ·kleeneAndAVX512(SB), NOSPLIT, $0-152

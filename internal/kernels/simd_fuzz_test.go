@@ -3,6 +3,7 @@ package kernels
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -201,6 +202,26 @@ func FuzzSIMDKleene(f *testing.F) {
 		for _, or := range []bool{false, true} {
 			if err := simdKleeneSame(or, x, y, vx, vy); err != nil {
 				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// FuzzSIMDSelect checks SelectRows under each set against the bit-by-bit
+// reference on a bitmap of the fuzzer's bytes, n of its rows.
+//
+//	go test -run '^$' -fuzz FuzzSIMDSelect ./internal/kernels
+func FuzzSIMDSelect(f *testing.F) {
+	f.Add([]byte{}, uint16(0))
+	f.Add([]byte{0xff, 0x01, 0x80, 0, 0, 0, 0, 0x55, 0xaa, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, uint16(130))
+	f.Fuzz(func(t *testing.T, bm []byte, n uint16) {
+		rows := min(int(n), 8*len(bm))
+		want := selectRowsRef(bm, rows)
+		for _, set := range append([]*simdSet{nil}, simdCases()...) {
+			var got []int32
+			withActive(set, func() { got = SelectRows(bm, rows, len(want)) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: %s", setName(set), firstDiff(got, want))
 			}
 		}
 	})

@@ -25,3 +25,5 @@ func simdKleene(*simdSet, bool, []uint64, []uint64, []uint64, []uint64, []uint64
 
 func simdDecVS(*simdSet, CmpOp, []uint64, []decimal128.Num, int64) int            { return 0 }
 func simdDecVV(*simdSet, CmpOp, []uint64, []decimal128.Num, []decimal128.Num) int { return 0 }
+
+func simdSelect(*simdSet, []int32, []byte, int) (int, int) { return 0, 0 }

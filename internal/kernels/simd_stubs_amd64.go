@@ -1060,6 +1060,9 @@ func cmpLeD18VVAVX512(dst []uint64, a []uint64, b []uint64)
 // cmpLeD18VVAVX2 sets a bit of dst for each decimal of a <= b, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX2).
 func cmpLeD18VVAVX2(dst []uint64, a []uint64, b []uint64)
 
+// selectRowsAVX512 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX-512 F, POPCNT).
+func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
+
 // kleeneAndAVX512 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
 func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 

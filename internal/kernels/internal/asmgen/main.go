@@ -98,6 +98,7 @@ func main() {
 			cmpDecAVX2(op, vv)
 		}
 	}
+	selectRows512()
 	for _, or := range []bool{false, true} {
 		kleene(or, true)
 		kleene(or, false)
