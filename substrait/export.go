@@ -672,6 +672,9 @@ func (x *exporter) pack(b *expr.Bound, f fn.PackFn, path *where) (*pb.Expression
 // like exports LIKE and ILIKE as functions_string's like with the
 // case_sensitivity option; NOT LIKE is not(like(…)).
 func (x *exporter) like(b *expr.Bound, f fn.LikeFn, path *where) (*pb.Expression, error) {
+	if esc, ok := f.EscapeText(); ok {
+		return nil, x.fail(b, path, unsupported("LIKE … ESCAPE %s has no Substrait form: Substrait's like has no escape character argument", dtype.QuoteString(esc)))
+	}
 	sens := "CASE_SENSITIVE"
 	if f.CaseInsensitive {
 		sens = "CASE_INSENSITIVE"
