@@ -588,3 +588,35 @@ func TestDatasetDuplicateColumn(t *testing.T) {
 		t.Error("name is not left out")
 	}
 }
+
+// TestDatasetStopEarly releases a dataset's reader after its first batch:
+// every buffer is released and no file is left open.
+func TestDatasetStopEarly(t *testing.T) {
+	dir := writeHiveTree(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	src, err := OpenDataset(mem, []string{dir}, DatasetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for _, threads := range []int{1, 3} {
+		plan, err := Compile(src, Query{Where: &Expr{Text: "v <> 0"}}, Options{Threads: threads, BatchSize: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := plan.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rr.Next() {
+			t.Fatal(rr.Err())
+		}
+		rr.Release()
+		for _, m := range src.ds.files {
+			if m.src != nil {
+				t.Errorf("threads %d: %s is still open", threads, m.path)
+			}
+		}
+	}
+}
