@@ -141,7 +141,9 @@ func describeKeys(keys []string) string {
 	return strings.Join(keys, ", ")
 }
 
-// conjuncts splits an unbound predicate at its top-level ANDs.
+// conjuncts splits an unbound predicate at its top-level ANDs, as
+// partition.Conjuncts splits a bound one: the filter cannot be bound
+// before the files are opened, and the point is to open fewer.
 func conjuncts(e expr.Expr) []expr.Expr {
 	var out []expr.Expr
 	stack := []expr.Expr{e}
