@@ -27,7 +27,9 @@
 //     the wider one, xs is cast element-wise (list<i32> to list<i64>).
 //   - Integers meet at the narrowest integer holding both (u8 with i8 is
 //     i16, u32 with i32 is i64); u64 with a signed integer has no common
-//     type. An integer with a float gives the float wide enough to hold it
+//     type. In arithmetic, as in DuckDB, integers of different signedness
+//     whose supertype is neither of their types are computed in i64
+//     (u8 + i8 and u16 - i16 are i64; u8 + i16 stays i16). An integer with a float gives the float wide enough to hold it
 //     (f64 for 32- and 64-bit integers). Decimals meet by the SQL
 //     precision/scale rule; a decimal with a float gives f64.
 //   - Decimal arithmetic: the functions accept decimals of different
@@ -61,10 +63,11 @@
 //   - It takes the other operands' type when its value fits exactly
 //     (converting there and back gives the same value): u8_col + 1 stays
 //     u8, and the literal becomes 1::u8.
-//   - An integer that does not fit takes the narrowest type of the same
-//     family that holds it, which then meets the other operands at their
-//     supertype: u8_col + 300 is CAST(u8_col AS u16) + 300::u16, u8_col - -1
-//     is i16. With a decimal operand it is decimal(d,0), d its digits.
+//   - An integer that does not fit an integer operand keeps its natural
+//     type, which then meets the other operands at their supertype, as in
+//     DuckDB: u8_col * 1000 is CAST(u8_col AS i32) * 1000, u8_col - -1 is
+//     i32, u32_col + -1 is i64. With a decimal operand it is decimal(d,0), d
+//     its digits; with a float, the narrowest float holding it.
 //   - A literal with a decimal point meets an integer at f64 (i32_col = 1.5
 //     compares as f64), a float at that float (or a wider one when its
 //     magnitude needs it), a decimal at that decimal when it fits exactly,

@@ -14,7 +14,7 @@ func ExampleCoerce() {
 	scope := expr.ScopeOf(root)
 	for _, src := range []string{
 		"small + 1",           // the literal fits u8: stays u8
-		"small + 300",         // 300 needs u16, which meets u8 at u16
+		"small + 300",         // 300 does not fit u8: it stays i32, which meets u8 at i32
 		"n = 1.5",             // an integer with a decimal literal compares as f64
 		"n + big",             // i32 meets i64 at i64
 		"price > 10 AND null", // 10 fits decimal(10,2); null becomes a bool null
@@ -29,7 +29,7 @@ func ExampleCoerce() {
 	}
 	// Output:
 	// small + 1            → small + 1::u8
-	// small + 300          → CAST(small AS u16) + 300::u16
+	// small + 300          → CAST(small AS i32) + 300
 	// n = 1.5              → CAST(n AS f64) = 1.5::f64
 	// n + big              → CAST(n AS i64) + big
 	// price > 10 AND null  → price > 10.00::decimal(10,2) AND null::bool?

@@ -32,6 +32,11 @@ func literalType(v scalar.Scalar, t dtype.DType) dtype.DType {
 		if fits(v, t) {
 			return t
 		}
+		if t.IsInt() {
+			// As DuckDB: a literal that does not fit the other side keeps
+			// its own type (u8 * 1000 is i32, not u16).
+			return nat
+		}
 		for _, c := range intCandidates(v, t) {
 			if fits(v, c) {
 				return c
@@ -155,6 +160,9 @@ func (w *walker) arith(c *expr.Call, args []arg) error {
 	if err != nil || !p.ok {
 		return err
 	}
+	if mixedSignWidens(args, p.t) {
+		p.t = dtype.Primitive(dtype.I64, false)
+	}
 	for _, i := range idx {
 		a := args[i]
 		t := a.DType()
@@ -175,6 +183,35 @@ func (w *walker) arith(c *expr.Call, args []arg) error {
 		}
 	}
 	return nil
+}
+
+// mixedSignWidens reports whether the two operands of an arithmetic call
+// are integers of different signedness that meet at t, a type neither of
+// them has: DuckDB computes those in BIGINT (u8 + i8 and u16 - i16 are i64,
+// u8 + i16 stays i16), where the supertype alone would give the narrowest
+// signed type holding both (i16, i32).
+func mixedSignWidens(args []arg, t dtype.DType) bool {
+	if !t.IsInt() || len(args) != 2 {
+		return false
+	}
+	var ts [2]dtype.DType
+	for i, a := range args {
+		if isNullLiteral(a) {
+			return false
+		}
+		if lv, ok := untypedNumber(a); ok {
+			ts[i] = literalType(lv, args[1-i].DType())
+			if _, other := untypedNumber(args[1-i]); other {
+				ts[i] = lv.DType()
+			}
+			continue
+		}
+		ts[i] = a.DType()
+	}
+	if !ts[0].IsInt() || !ts[1].IsInt() || ts[0].PType().IsSigned() == ts[1].PType().IsSigned() {
+		return false
+	}
+	return !t.EqualIgnoreNullability(ts[0]) && !t.EqualIgnoreNullability(ts[1])
 }
 
 // noCommon is the error for the argument bad, of type u, that has no common
