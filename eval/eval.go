@@ -270,6 +270,8 @@ func (ev *evaluator) eval(e *env, b *expr.Bound) (datum.Datum, error) {
 		return ev.coalesce(e, b)
 	case formList:
 		return ev.listLambda(e, b)
+	case formReduce:
+		return ev.listReduce(e, b)
 	}
 	return ev.kernel(e, b)
 }
@@ -325,7 +327,7 @@ func (ev *evaluator) kernel(e *env, b *expr.Bound) (datum.Datum, error) {
 	}
 	operands := b.Args()
 	run := func(args []datum.Datum) (datum.Datum, error) { return k.Eval(&ev.ctx, args, b.DType()) }
-	if b.IsCall(fn.IDStringConcat) && len(operands) == 2 && operands[0].IsCall(fn.IDStringConcat) {
+	if b.IsCall(fn.IDStringConcat) && len(operands) == 2 && operands[0].IsCall(fn.IDStringConcat) && !b.DType().IsList() {
 		// A chain (a || b) || c … is joined in one pass: link by link,
 		// each row's text so far would be copied again at every link,
 		// which is quadratic in the length of the chain.
@@ -403,6 +405,7 @@ const (
 	formKernel form = iota
 	formCoalesce
 	formList
+	formReduce
 )
 
 // lazyForm says how a function that evaluates some arguments only on the
@@ -417,6 +420,8 @@ func lazyForm(f fn.Function) form {
 		switch f.ID() {
 		case fn.IDListTransform, fn.IDListFilter, fn.IDListAny, fn.IDListAll:
 			return formList
+		case fn.IDListReduce:
+			return formReduce
 		}
 	}
 	switch f.ID() {
@@ -488,11 +493,19 @@ func analyze(b *expr.Bound) (analysis, error) {
 				stack = append(stack, item{arg, it.bound})
 				continue
 			}
-			if lazyForm(f) != formList || i != 1 {
+			form := lazyForm(f)
+			if (form != formList && form != formReduce) || i != 1 {
 				return a, fmt.Errorf("eval: %s takes a lambda as argument %d, which this evaluator cannot evaluate", f.ID(), i+1)
 			}
-			if len(arg.Params()) != 1 {
-				return a, fmt.Errorf("eval: the lambda of %s takes %d parameters, want 1", f.ID(), len(arg.Params()))
+			lo, hi := 1, 1 // the element
+			switch {
+			case form == formReduce:
+				lo, hi = 2, 3 // the accumulator, the element, its index
+			case f.ID() == fn.IDListTransform || f.ID() == fn.IDListFilter:
+				hi = 2 // the element, its index
+			}
+			if k := len(arg.Params()); k < lo || k > hi {
+				return a, fmt.Errorf("eval: the lambda of %s takes %d parameters, want %d to %d", f.ID(), k, lo, hi)
 			}
 			inner := append(append([]string(nil), it.bound...), arg.Params()...)
 			stack = append(stack, item{arg.Body(), inner})

@@ -19,9 +19,10 @@ import (
 // The higher-order list functions: list_transform, list_filter, list_any
 // and list_all. The lambda body is evaluated once, over the flattened
 // elements of every valid list, in an element env where the parameter is
-// the element array and $ and outer variables are gathered to element rows
-// (element i belongs to list row parent[i]) on first use. The lists are
-// then rebuilt from their offsets.
+// the element array (and a second parameter, if any, the element's index)
+// and $ and outer variables are gathered to element rows (element i
+// belongs to list row parent[i]) on first use. The lists are then rebuilt
+// from their offsets. list_reduce is in reduce.go.
 
 // listLambda evaluates a call of a higher-order list function.
 func (ev *evaluator) listLambda(e *env, b *expr.Bound) (datum.Datum, error) {
@@ -84,6 +85,10 @@ func (ev *evaluator) applyLambda(e *env, b *expr.Bound, xs arrow.Array) (arrow.A
 		elems := fl.elems
 		elems.Retain()
 		child.vars = append(child.vars, child.own(readyBinding(lam.Params()[0], datum.FromArray(elems, lam.ParamTypes()[0]))))
+		if len(lam.Params()) > 1 {
+			// lambda x, i: the element's 1-based index in its list.
+			child.vars = append(child.vars, child.own(readyBinding(lam.Params()[1], datum.FromArray(indexArray(ev.mem, fl.offs), lam.ParamTypes()[1]))))
+		}
 		res, err = ev.eval(child, lam.Body())
 		child.release()
 		if err != nil {
@@ -99,6 +104,23 @@ func (ev *evaluator) applyLambda(e *env, b *expr.Bound, xs arrow.Array) (arrow.A
 	default:
 		return ev.buildQuantifier(xs, fl, res, b.Fn().ID() == fn.IDListAll)
 	}
+}
+
+// indexArray is the 1-based index of each element in its row, for rows
+// whose elements are elems[offs[r]:offs[r+1]].
+func indexArray(mem memory.Allocator, offs []int32) arrow.Array {
+	m := int(offs[len(offs)-1])
+	buf := kernels.AllocBuffer(mem, 8*m)
+	vals := kernels.Reinterpret[int64](buf.Bytes())
+	for r := range len(offs) - 1 {
+		for j := offs[r]; j < offs[r+1]; j++ {
+			vals[j] = int64(j-offs[r]) + 1
+		}
+	}
+	d := array.NewData(arrow.PrimitiveTypes.Int64, m, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	buf.Release()
+	defer d.Release()
+	return array.MakeFromData(d)
 }
 
 // flatList is a list array taken apart.

@@ -262,7 +262,13 @@ func (b *binder) lambda(c *Call, hof fn.HigherOrder, i int, l *Lambda, types []d
 	b.pushArg(i)
 	defer b.pop()
 	if len(params) != len(l.Params) {
-		return Arg{}, b.fail(l, fmt.Errorf("%w: %s gives its lambda %d parameter(s), this one takes %d", ErrMisplacedLambda, c.Fn.ID(), len(params), len(l.Params)))
+		// A function may let its lambda leave out its last parameters
+		// (list_transform's index).
+		o, ok := hof.(fn.OptionalLambdaParams)
+		if !ok || len(l.Params) > len(params) || len(l.Params) < o.MinLambdaParams(i) {
+			return Arg{}, b.fail(l, fmt.Errorf("%w: %s gives its lambda %s, this one takes %d", ErrMisplacedLambda, c.Fn.ID(), lambdaCount(hof, i, len(params)), len(l.Params)))
+		}
+		params = params[:len(l.Params)]
 	}
 	b.push("body")
 	outer := b.scope
@@ -308,4 +314,13 @@ func (b *binder) finish(c *Call, args []Arg) (Arg, error) {
 		out[i] = a.Expr
 	}
 	return Arg{&Call{Fn: c.Fn, Args: out}, nb}, nil
+}
+
+// lambdaCount says how many parameters hof gives its lambda at argument i
+// (all of them: n): "2 parameter(s)", "1 to 2 parameter(s)".
+func lambdaCount(hof fn.HigherOrder, i, n int) string {
+	if o, ok := hof.(fn.OptionalLambdaParams); ok && o.MinLambdaParams(i) < n {
+		return fmt.Sprintf("%d to %d parameter(s)", o.MinLambdaParams(i), n)
+	}
+	return fmt.Sprintf("%d parameter(s)", n)
 }

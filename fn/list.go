@@ -7,9 +7,10 @@ import "github.com/colexpr/colexpr/dtype"
 //	list_length(xs)            i64
 //	list_contains(xs, v)       bool; null when xs or v is null; null elements never match, so
 //	                           a miss is false even when xs holds a null (DuckDB's rule, not IN's)
-//	list_element(xs, i)        1-based, negative counts from the end, out of range gives null
-//	list_transform(xs, x -> e) list of e
-//	list_filter(xs, x -> p)    the elements where p is true
+//	list_element(xs, i)        1-based, negative counts from the end, out of range gives null;
+//	                           on a utf8 string, character i ('' out of range, as in DuckDB)
+//	list_transform(xs, x -> e) list of e; lambda x, i: e also gets the element's 1-based index
+//	list_filter(xs, x -> p)    the elements where p is true; lambda x, i: p also gets the index
 //	list_any(xs, x -> p)       Kleene OR of p over the elements; false for an empty list
 //	list_all(xs, x -> p)       Kleene AND of p over the elements; true for an empty list
 //
@@ -62,11 +63,15 @@ type listElement struct{ simple }
 func (l listElement) Arity() Arity               { return Exactly(2) }
 func (l listElement) NullHandling() NullHandling { return NullAware }
 func (l listElement) ReturnType(args []dtype.DType) (dtype.DType, error) {
-	if err := wantList(l, args); err != nil {
-		return dtype.DType{}, err
-	}
 	if !args[1].IsInt() {
 		return dtype.DType{}, argErr(l, 1, "has type %s, want an integer index", args[1])
+	}
+	if args[0].IsUtf8() {
+		// 'abc'[2] is 'b'; outside the string, '' (DuckDB's rule).
+		return dtype.Utf8(anyNullable(args)), nil
+	}
+	if err := wantList(l, args); err != nil {
+		return dtype.DType{}, err
 	}
 	return args[0].Elem().AsNullable(), nil
 }
@@ -77,12 +82,21 @@ func (l listLambda) Arity() Arity               { return Exactly(2) }
 func (l listLambda) NullHandling() NullHandling { return NullAware }
 func (l listLambda) IsLambdaArg(i int) bool     { return i == 1 }
 
+// LambdaParams are the element and, for list_transform and list_filter,
+// its 1-based index as i64 (lambda x, i: …), which the lambda may leave
+// out (MinLambdaParams).
 func (l listLambda) LambdaParams(i int, args []dtype.DType) ([]dtype.DType, error) {
 	if err := wantList(l, args); err != nil {
 		return nil, err
 	}
+	if l.id == IDListTransform || l.id == IDListFilter {
+		return []dtype.DType{args[0].Elem(), dtype.Primitive(dtype.I64, false)}, nil
+	}
 	return []dtype.DType{args[0].Elem()}, nil
 }
+
+// MinLambdaParams: the index parameter is optional.
+func (l listLambda) MinLambdaParams(int) int { return 1 }
 
 func (l listLambda) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if err := wantList(l, args); err != nil {

@@ -39,6 +39,10 @@ func (l listElement) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (da
 	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
+	if ret.IsUtf8() {
+		out, err := kernels.StringElement(ctxMem(ctx), args[0], args[1], ret)
+		return out, kernelError(l.ID(), err)
+	}
 	out, err := kernels.ListElement(ctxMem(ctx), args[0], args[1], ret)
 	return out, kernelError(l.ID(), err)
 }

@@ -25,7 +25,8 @@ var (
 	EndsWith   Function = strFn{simple{IDEndsWith}, 2, 2, dtype.Bool(false)}
 	Contains   Function = strFn{simple{IDContains}, 2, 2, dtype.Bool(false)}
 	Concat     Function = concat{simple{IDConcat}}
-	// StringConcat is a || b.
+	// StringConcat is a || b, on strings and on lists (list_concat, but
+	// null when either side is).
 	StringConcat Function = stringConcat{simple{IDStringConcat}}
 	Substring    Function = substring{simple{IDSubstring}}
 )
@@ -93,6 +94,10 @@ type stringConcat struct{ simple }
 func (c stringConcat) Arity() Arity { return Exactly(2) }
 
 func (c stringConcat) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if args[0].IsList() || args[1].IsList() {
+		// [1, 2] || [3]: list concatenation, null when either is null.
+		return concatListType(c, args, true)
+	}
 	for i, a := range args {
 		if !a.IsUtf8() && !a.IsNull() { // 'a' || NULL is NULL
 			return dtype.DType{}, argErr(c, i, "has type %s, want utf8", a)

@@ -74,6 +74,10 @@ func (c stringConcat) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (d
 	if err := checkArgs(c, args); err != nil {
 		return datum.Datum{}, err
 	}
+	if ret.IsList() {
+		out, err := kernels.ListConcat(ctxMem(ctx), args, true, ret)
+		return out, kernelError(c.ID(), err)
+	}
 	out, err := kernels.ConcatStrict(ctxMem(ctx), args, ret)
 	return out, kernelError(c.ID(), err)
 }
