@@ -423,7 +423,8 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 		}
 		return b.guard(f, n.Args()...)
 	case fn.IDLike:
-		if l := n.Fn().(fn.LikeFn); !l.Negated && !negated {
+		// Only with the default escape character, which literalPrefix reads.
+		if l := n.Fn().(fn.LikeFn); !l.Negated && !negated && l.Escape == 0 {
 			return b.likePrefix(n.Arg(0), n.Arg(1))
 		}
 	}

@@ -64,6 +64,7 @@ func TestFalsifierShapes(t *testing.T) {
 		{"s LIKE 'ab%'", "cols.s.max < 'ab' OR cols.s.min >= 'ac'"},
 		{"s LIKE 'a_c%'", "false"},
 		{"s ILIKE 'ab%'", "false"},
+		{`s LIKE 'a\%' ESCAPE '!'`, "false"}, // '\' is a plain character here: the pattern is not the literal 'a%'
 		{"a < b", "TRY_CAST(cols.a.min AS i64) >= cols.b.max"},
 		{"CAST(a AS f64) > 2.5", "TRY_CAST(cols.a.max AS f64) <= 2.5"},
 		{"st.x > 3", `cols."st.x".max <= 3`},
