@@ -192,17 +192,17 @@ func init() {
 		return &Properties{Syntax: SyntaxInfix, Token: token, Prec: PrecBitwise, Coercion: CoerceArith, Substrait: substrait}
 	}
 	for id, p := range map[string]*Properties{
-		IDRound: increasing("round"), IDTrunc: increasing(""), IDFloor: increasing("floor"), IDCeil: increasing("ceil"),
+		IDRound: increasing(""), IDTrunc: increasing(""), IDFloor: increasing("floor"), IDCeil: increasing("ceil"),
 		IDSqrt: increasing("sqrt"), IDCbrt: increasing(""), IDExp: increasing("exp"), IDLn: increasing("ln"),
 		IDLog10: increasing("log10"), IDLog2: increasing("log2"), IDLog: declared(""), IDPower: declared("power"),
-		IDSign:     {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing, Substrait: "sign"},
+		IDSign:     {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing},
 		IDPi:       {Prec: PrecPostfix},
-		IDGreatest: {Prec: PrecPostfix, Coercion: CoerceCombine, Substrait: "greatest"},
-		IDLeast:    {Prec: PrecPostfix, Coercion: CoerceCombine, Substrait: "least"},
+		IDGreatest: {Prec: PrecPostfix, Coercion: CoerceCombine, Substrait: "greatest_skip_null"},
+		IDLeast:    {Prec: PrecPostfix, Coercion: CoerceCombine, Substrait: "least_skip_null"},
 		IDBitAnd:   bit(" & ", "bitwise_and"), IDBitOr: bit(" | ", "bitwise_or"),
 		IDBitXor:     {Prec: PrecPostfix, Coercion: CoerceArith, Substrait: "bitwise_xor"},
-		IDShiftLeft:  bit(" << ", "shift_left"),
-		IDShiftRight: bit(" >> ", "shift_right"),
+		IDShiftLeft:  bit(" << ", ""),
+		IDShiftRight: bit(" >> ", ""),
 		IDBitNot:     {Prec: PrecPostfix, Coercion: CoerceDeclared, Substrait: "bitwise_not"},
 	} {
 		builtinProperties[id] = p
