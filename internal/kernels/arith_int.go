@@ -10,7 +10,7 @@ package kernels
 // survive the round trip through T; 64-bit types use the sign-bit identities
 // of two's complement (add, sub) or the 128-bit product of math/bits (mul).
 //
-// On amd64, addition, subtraction and (16- and 32-bit) multiplication
+// On amd64, addition, subtraction and (8- to 32-bit) multiplication
 // first run the SIMD kernels (simd.go) over the whole blocks they take,
 // which flag overflow exactly, lane by lane in T's own width; the loops
 // below do the rest.

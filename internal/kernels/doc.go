@@ -92,7 +92,8 @@
 // comparisons of every integer width, f32, f64 and decimals of at most 18
 // digits (dates, times and timestamps by their storage) with a scalar or a
 // column into a bitmap, checked addition and subtraction of every integer
-// width and multiplication of 16- and 32-bit ones (overflow flagged per
+// width and multiplication of 8-, 16- and 32-bit ones (8-bit on AVX-512
+// only; 64-bit products have no vector instruction) (overflow flagged per
 // lane and tested once per call; the
 // failing row is still found by the portable rescan, so errors are the
 // same), Kleene AND and OR of word-aligned bitmaps with nulls on both

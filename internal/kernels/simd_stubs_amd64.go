@@ -754,6 +754,12 @@ func subI8SVAVX512(dst []int8, x int8, b []int8) bool
 // subI8SVAVX2 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
 func subI8SVAVX2(dst []int8, x int8, b []int8) bool
 
+// mulI8VVAVX512 computes dst = a * b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func mulI8VVAVX512(dst []int8, a []int8, b []int8) bool
+
+// mulI8VSAVX512 computes dst = a * y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func mulI8VSAVX512(dst []int8, a []int8, y int8) bool
+
 // addI16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
 func addI16VVAVX512(dst []int16, a []int16, b []int16) bool
 
@@ -897,6 +903,12 @@ func subU8SVAVX512(dst []uint8, x uint8, b []uint8) bool
 
 // subU8SVAVX2 computes dst = x OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX2).
 func subU8SVAVX2(dst []uint8, x uint8, b []uint8) bool
+
+// mulU8VVAVX512 computes dst = a * b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func mulU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// mulU8VSAVX512 computes dst = a * y for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
+func mulU8VSAVX512(dst []uint8, a []uint8, y uint8) bool
 
 // addU16VVAVX512 computes dst = a OP b for the rows of whole blocks of 128 and reports whether one may have overflowed (AVX512).
 func addU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool

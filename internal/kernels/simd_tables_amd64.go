@@ -120,8 +120,8 @@ var cmpD18AVX2 = decKernels{
 
 // The checked arithmetic kernels of AVX512, by element type.
 var arithI8AVX512 = arithKernels[int8]{
-	vv:    [OpMul + 1]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX512, OpSub: subI8VVAVX512},
-	vs:    [OpMul + 1]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX512, OpSub: subI8VSAVX512},
+	vv:    [OpMul + 1]func([]int8, []int8, []int8) bool{OpAdd: addI8VVAVX512, OpSub: subI8VVAVX512, OpMul: mulI8VVAVX512},
+	vs:    [OpMul + 1]func([]int8, []int8, int8) bool{OpAdd: addI8VSAVX512, OpSub: subI8VSAVX512, OpMul: mulI8VSAVX512},
 	subSV: subI8SVAVX512,
 }
 
@@ -144,8 +144,8 @@ var arithI64AVX512 = arithKernels[int64]{
 }
 
 var arithU8AVX512 = arithKernels[uint8]{
-	vv:    [OpMul + 1]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX512, OpSub: subU8VVAVX512},
-	vs:    [OpMul + 1]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX512, OpSub: subU8VSAVX512},
+	vv:    [OpMul + 1]func([]uint8, []uint8, []uint8) bool{OpAdd: addU8VVAVX512, OpSub: subU8VVAVX512, OpMul: mulU8VVAVX512},
+	vs:    [OpMul + 1]func([]uint8, []uint8, uint8) bool{OpAdd: addU8VSAVX512, OpSub: subU8VSAVX512, OpMul: mulU8VSAVX512},
 	subSV: subU8SVAVX512,
 }
 

@@ -30,9 +30,10 @@ const arithUnroll = 4
 
 var arithOps = []string{"Add", "Sub", "Mul"}
 
-// hasArith reports whether there is a kernel for op, e and form: mul is
-// for 16- and 32-bit types only (vectors have no byte multiply and no
-// 64×64→128 one), and only subtraction has a scalar-column form.
+// hasArith reports whether there is a kernel for op, e and form made by
+// arith: mul is for 16- and 32-bit types only (vectors have no byte
+// multiply, see mul8512, and no 64×64→128 one), and only subtraction has
+// a scalar-column form.
 func hasArith(e elem, op, form string) bool {
 	switch {
 	case e.float:
@@ -43,6 +44,12 @@ func hasArith(e elem, op, form string) bool {
 		return e.bits == 16 || e.bits == 32
 	}
 	return true
+}
+
+// hasMul8 reports whether there is an AVX-512 byte multiplication for e
+// and form (AVX2 has none: it cannot narrow words to bytes in one step).
+func hasMul8(e elem, form string) bool {
+	return !e.float && e.bits == 8 && form != "SV"
 }
 
 // arithForms: both operands columns, a column and a scalar, a scalar and
@@ -314,4 +321,84 @@ func mulVector(e elem, x, y, acc reg.VecVirtual, m Mem, avx512 bool, newVec func
 			or(p)
 		}
 	}
+}
+
+// mul8512 writes the AVX-512 (BW) checked multiplication of bytes, which
+// vectors cannot multiply: 32 bytes at a time are widened to words
+// (VPMOVSXBW, VPMOVZXBW), multiplied exactly in 16 bits, stored narrowed
+// (VPMOVWB), and flagged where the product is not its own low byte
+// sign-extended (unsigned: has a high byte).
+func mul8512(e elem, form string) {
+	name := arithName(e, "Mul", form, "AVX512")
+	TEXT(name, NOSPLIT, arithSignature(e, form))
+	rows := arithUnroll * 64
+	Doc(fmt.Sprintf("%s computes dst = %s for the rows of whole blocks of %d and reports whether one may have overflowed (AVX512).",
+		name, map[string]string{"VV": "a * b", "VS": "a * y"}[form], rows))
+	widen := VPMOVZXBW
+	if e.signed {
+		widen = VPMOVSXBW
+	}
+	dst := Load(Param("dst").Base(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	n := Load(Param("a").Len(), GP64())
+	var pb reg.Register
+	var vy reg.VecVirtual
+	if form == "VV" {
+		pb = Load(Param("b").Base(), GP64())
+	} else {
+		b, err := Param("y").Resolve()
+		if err != nil {
+			panic(err)
+		}
+		vy = ZMM()
+		t := GP32()
+		if e.signed {
+			MOVBLSX(b.Addr, t)
+		} else {
+			MOVBLZX(b.Addr, t)
+		}
+		VPBROADCASTW(t, vy)
+	}
+	acc := ZMM()
+	VPXORQ(acc, acc, acc)
+	SHRQ(U8(bits.TrailingZeros(uint(rows))), n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	for i := range rows / 32 {
+		x := ZMM()
+		widen(Mem{Base: pa, Disp: 32 * i}, x)
+		y := vy
+		if pb != nil {
+			y = ZMM()
+			widen(Mem{Base: pb, Disp: 32 * i}, y)
+		}
+		VPMULLW(y, x, x)
+		VPMOVWB(x, Mem{Base: dst, Disp: 32 * i})
+		if e.signed {
+			t := ZMM()
+			VPSLLW(U8(8), x, t)
+			VPSRAW(U8(8), t, t)
+			VPXORQ(x, t, t)
+			VPORQ(t, acc, acc)
+		} else {
+			VPSRLW(U8(8), x, x)
+			VPORQ(x, acc, acc)
+		}
+	}
+	ADDQ(U32(rows), pa)
+	if pb != nil {
+		ADDQ(U32(rows), pb)
+	}
+	ADDQ(U32(rows), dst)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	r := GP8()
+	k := K()
+	VPTESTMQ(acc, acc, k)
+	KORTESTW(k, k)
+	SETNE(r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }

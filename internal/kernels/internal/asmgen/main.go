@@ -80,6 +80,9 @@ func main() {
 		}
 		for _, op := range arithOps {
 			for _, form := range arithForms {
+				if op == "Mul" && hasMul8(e, form) {
+					mul8512(e, form)
+				}
 				if !hasArith(e, op, form) {
 					continue
 				}
@@ -465,7 +468,7 @@ func writeTables(path string) error {
 				sig := map[string]string{"VV": "[]%[2]s, []%[2]s, []%[2]s", "VS": "[]%[2]s, []%[2]s, %[2]s"}[form]
 				fmt.Fprintf(&buf, "\t%s: [OpMul + 1]func("+sig+") bool{", strings.ToLower(form), e.gotype)
 				for _, op := range arithOps {
-					if hasArith(e, op, form) {
+					if hasArith(e, op, form) || op == "Mul" && isa == "AVX512" && hasMul8(e, form) {
 						fmt.Fprintf(&buf, "Op%s: %s, ", op, arithName(e, op, form, isa))
 					}
 				}
