@@ -567,6 +567,8 @@ var stringMoreCases = []struct{ expr, data string }{
 	{"rpad(s, i8, s2)", `[{"s": "ab", "s2": "", "i8": 5, "n64": 0}]`},
 	{"split_part(s, s2, i64) || '|' || concat_ws(s2, s, null, 'z')",
 		`[{"s": "a,b,c", "s2": ",", "i64": -1, "n64": 0}, {"s": "abc", "s2": "", "i64": 2, "n64": 0}, {"s": "a", "s2": null, "i64": 1, "n64": 0}, {"s": null, "s2": "-", "i64": 0, "n64": 0}]`},
+	{"list_element(string_split(s, s2), 2)",
+		`[{"s": "a,b,c", "s2": ",", "n64": 0}, {"s": "abc", "s2": "", "n64": 0}, {"s": "a", "s2": null, "n64": 0}, {"s": null, "s2": "-", "n64": 0}]`},
 	{"string_split(s, s2)",
 		`[{"s": "a,b,c", "s2": ",", "n64": 0}, {"s": "abc", "s2": "", "n64": 0}, {"s": "a", "s2": null, "n64": 0}, {"s": null, "s2": "-", "n64": 0}]`},
 	{"{p: strpos(s, s2), a: ascii(s)}",

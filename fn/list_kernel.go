@@ -39,7 +39,7 @@ func (l listElement) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (da
 	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
-	if ret.IsUtf8() {
+	if args[0].DType().IsUtf8() { // 'abc'[2]; a list of strings is a list
 		out, err := kernels.StringElement(ctxMem(ctx), args[0], args[1], ret)
 		return out, kernelError(l.ID(), err)
 	}
