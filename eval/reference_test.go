@@ -142,6 +142,8 @@ func refEval(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 		return scalar.Null(t), nil
 	case "list_transform", "list_filter", "list_any", "list_all":
 		return refLambda(b, env)
+	case "list_reduce":
+		return refReduce(b, env)
 	}
 	// Every other function evaluates all its arguments.
 	vals := make([]scalar.Scalar, len(args))
@@ -177,7 +179,11 @@ func refLambda(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 	results := make([]scalar.Scalar, len(elems))
 	var failed *refError
 	for i, e := range elems {
-		v, err := refEval(lam.Body(), env.with(lam.Params()[0], e))
+		inner := env.with(lam.Params()[0], e)
+		if len(lam.Params()) > 1 { // lambda x, i: the 1-based index
+			inner = inner.with(lam.Params()[1], scalar.Int64(int64(i+1)))
+		}
+		v, err := refEval(lam.Body(), inner)
 		if err != nil {
 			var re *refError
 			if !errors.As(err, &re) {
