@@ -16,9 +16,11 @@
 //	= != <> < <= > >=           comparisons; <> and == are aliases of != and =
 //	IS [NOT] NULL, IS [NOT] DISTINCT FROM y
 //	[NOT] BETWEEN lo AND hi, [NOT] IN (v, …), [NOT] LIKE p, [NOT] ILIKE p
+//	& | << >>                   bitwise and, or, shifts (integers), as in DuckDB
 //	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
-//	* / %
-//	-x                          prefix
+//	* / // %                    // is DuckDB's integer division, colexpr's / on integers
+//	-x, ~x                      prefix; ~ (bitwise not) takes the additive expression
+//	                            after it, as in DuckDB: ~a + 1 is ~(a + 1)
 //	x.field, x::type, x[…]      postfix
 //
 // Binary operators are left-associative. Comparisons do not chain: `a < b <
