@@ -1,8 +1,12 @@
 package scan
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 func TestHivePairs(t *testing.T) {
@@ -66,5 +70,34 @@ func FuzzSniff(f *testing.F) {
 		if err == nil && got != Sniff(head) {
 			t.Fatalf("%q %q: %v, but the bytes are %v", name, head, got, Sniff(head))
 		}
+	})
+}
+
+// FuzzOpenStream feeds any bytes to a stream source and scans it: an error
+// or rows, never a panic, every buffer released.
+func FuzzOpenStream(f *testing.F) {
+	f.Add([]byte("a,b\n1,x\n2,\n"))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x10, 0, 0, 0})
+	f.Add([]byte("PAR1"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		src, err := OpenStream(mem, "stdin", bytes.NewReader(data), CSVOptions{})
+		if err != nil {
+			return
+		}
+		defer src.Close()
+		plan, err := Compile(src, Query{}, Options{Threads: 2, BatchSize: 7})
+		if err != nil {
+			return
+		}
+		rr, err := plan.Read(context.Background())
+		if err != nil {
+			return
+		}
+		for rr.Next() {
+		}
+		rr.Release()
 	})
 }
