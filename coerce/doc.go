@@ -44,6 +44,12 @@
 //     bool null; anything else but bool is an error.
 //   - concat casts its non-utf8 arguments to utf8 (an untyped literal becomes
 //     its text); nulls stay, concat skips them.
+//   - The numeric functions cast each argument to the type they name
+//     (fn.ArgTyper), as DuckDB's signatures do: sqrt, exp, ln, log, power
+//     and the others take numbers as f64, floor and ceil take integers as
+//     f64, round takes u8, u16 and u32 as i64, and the places of round and
+//     trunc are i32 (narrower integers are cast). greatest and least meet
+//     like coalesce; the bitwise operators like arithmetic.
 //   - The string functions and LIKE turn a null literal into a utf8 null;
 //     substring's and list_element's index arguments accept any integer and
 //     are left as they are (a null literal becomes an i64 null).

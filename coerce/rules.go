@@ -115,7 +115,10 @@ func (v verb) phrase(id string, a, b dtype.DType) string {
 	case verbCompare:
 		return "compare " + a.String() + " with " + b.String()
 	case verbArith:
-		op := map[string]string{fn.IDAdd: "add", fn.IDSub: "subtract", fn.IDMul: "multiply", fn.IDDiv: "divide", fn.IDMod: "take the remainder of"}[id]
+		op, ok := map[string]string{fn.IDAdd: "add", fn.IDSub: "subtract", fn.IDMul: "multiply", fn.IDDiv: "divide", fn.IDMod: "take the remainder of"}[id]
+		if !ok {
+			op = "apply " + id + " to" // the bitwise operators
+		}
 		return op + " " + a.String() + " and " + b.String()
 	}
 	return "combine " + a.String() + " with " + b.String()
