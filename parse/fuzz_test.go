@@ -22,6 +22,9 @@ var fuzzSeeds = []string{
 	"DATE '1995-01-01' < dt",
 	"x'00ff' || s",
 	"a NOT BETWEEN 1 AND 2 OR s NOT ILIKE 'x%'",
+	"a & 3 | 8 << 1 >> b = ~a + 1",
+	"a // 2 * ~-a - (~a) IS NULL",
+	"round(d, -1) + sqrt(f) + greatest(a, b, pi())",
 }
 
 // FuzzParse checks that Parse never panics, that errors carry a valid
