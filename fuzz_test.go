@@ -114,6 +114,8 @@ var builtinSeeds = []string{
 	"u + 1", "u + 300", "a = 1 OR a = 2 OR a = 3", "-a", "abs(a)",
 	"CASE a WHEN 1 THEN 'one' WHEN 2 THEN 'two' END", "ok AND null", "NOT (a < b)",
 	"merge(st, {z: 1}).z", "struct_select(st, 'y')", "starts_with(s, 'a') AND ends_with(s, 'c') AND contains(s, 'b')",
+	"round(d, 1) + floor(d) - round(a, -1)", "sqrt(abs(f)) + ln(f) + power(a, 2) + sign(d)",
+	"greatest(a, b, 0) - least(u, 3)", "(a & 7 | u << 1) >> 2 = ~a // 2", "xor(a, b) + mod(a, 3)",
 }
 
 // TestPipelineSeedsCompile keeps the fuzzer's built-in seeds meaningful:
