@@ -41,6 +41,15 @@ func init() {
 			return mk(t, s), nil
 		}
 	}
+	// length and len (list_length) take strings and lists alike.
+	length := func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		if s, ok := v[0].Value().(string); ok {
+			return mk(t, int64(utf8.RuneCountInString(s))), nil
+		}
+		return mk(t, int64(len(v[0].Value().([]scalar.Scalar)))), nil
+	}
+	refFuncs[fn.IDLength] = length
+	refFuncs[fn.IDListLength] = length
 	refFuncs[fn.IDTrim] = trim(true, true)
 	refFuncs[fn.IDLTrim] = trim(true, false)
 	refFuncs[fn.IDRTrim] = trim(false, true)
@@ -574,6 +583,8 @@ var stringMoreCases = []struct{ expr, data string }{
 	{"{p: strpos(s, s2), a: ascii(s)}",
 		`[{"s": "日本語", "s2": "語", "n64": 0}, {"s": "", "s2": "", "n64": 0}, {"s": "abc", "s2": "d", "n64": 0}]`},
 	{"chr(i32)", `[{"i32": 65, "n64": 0}, {"i32": 26085, "n64": 0}, {"i32": null, "n64": 0}]`},
+	{"{a: len(s), b: length(xs), c: length(s), d: array_length(xs)}",
+		`[{"s": "日本", "xs": [1, null], "n64": 0}, {"s": null, "xs": null, "n64": 0}, {"s": "", "xs": [], "n64": 0}]`},
 	{"chr(i32)", `[{"i32": 65, "n64": 0}, {"i32": -1, "n64": 0}]`},
 	{"left(s, i64)", `[{"s": "a", "i64": 5000000000, "n64": 0}]`},
 	{"regexp_matches(s, s2) = regexp_matches(s, 'A.', 'is')",

@@ -4,7 +4,8 @@ import "github.com/colexpr/colexpr/dtype"
 
 // The list functions work on List and FixedSizeList.
 //
-//	list_length(xs)            i64
+//	list_length(xs)            i64 (aliases len, array_length); of a utf8 string, its characters,
+//	                           as DuckDB's len('abc') is 3
 //	list_contains(xs, v)       bool; null when xs or v is null; null elements never match, so
 //	                           a miss is false even when xs holds a null (DuckDB's rule, not IN's)
 //	list_element(xs, i)        1-based, negative counts from the end, out of range gives null;
@@ -37,6 +38,9 @@ type listLength struct{ simple }
 
 func (l listLength) Arity() Arity { return Exactly(1) }
 func (l listLength) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if args[0].IsUtf8() {
+		return dtype.Primitive(dtype.I64, args[0].Nullable()), nil // len('abc') is 3, as in DuckDB
+	}
 	if err := wantList(l, args); err != nil {
 		return dtype.DType{}, err
 	}

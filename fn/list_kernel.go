@@ -20,6 +20,10 @@ func (l listLength) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (dat
 	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
+	if args[0].DType().IsUtf8() {
+		out, err := kernels.Length(ctxMem(ctx), args[0], ret) // len('abc')
+		return out, kernelError(l.ID(), err)
+	}
 	out, err := kernels.ListLength(ctxMem(ctx), args[0], ret)
 	return out, kernelError(l.ID(), err)
 }

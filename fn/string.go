@@ -5,7 +5,7 @@ import "github.com/colexpr/colexpr/dtype"
 // The string functions, over utf8 (byte_length also over binary).
 //
 //	lower(s), upper(s)                 Unicode case mapping
-//	length(s)                          characters (code points), i64
+//	length(s)                          characters (code points), i64; of a list, its length (as in DuckDB)
 //	byte_length(s)                     bytes, i64
 //	starts_with, ends_with, contains   bool
 //	concat(s1, s2, …)                  nulls are skipped, as in DuckDB; never null
@@ -40,6 +40,9 @@ type strFn struct {
 func (s strFn) Arity() Arity { return Arity{s.min, s.max} }
 
 func (s strFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if s.id == IDLength && len(args) == 1 && args[0].IsList() {
+		return dtype.Primitive(dtype.I64, args[0].Nullable()), nil // length([1, 2]) is 2
+	}
 	for i, a := range args {
 		if !a.IsUtf8() {
 			return dtype.DType{}, argErr(s, i, "has type %s, want utf8", a)

@@ -36,7 +36,11 @@ func (s strFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Da
 	case IDUpper:
 		out, err = kernels.CaseMap(mem, args[0], ret, true)
 	case IDLength:
-		out, err = kernels.Length(mem, args[0], ret)
+		if args[0].DType().IsList() {
+			out, err = kernels.ListLength(mem, args[0], ret)
+		} else {
+			out, err = kernels.Length(mem, args[0], ret)
+		}
 	case IDStartsWith:
 		out, err = kernels.StringPredicate(mem, kernels.OpStartsWith, args[0], args[1], ret)
 	case IDEndsWith:

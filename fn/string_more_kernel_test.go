@@ -28,6 +28,8 @@ func TestStringMoreKernels(t *testing.T) {
 		{name: "rpad", f: fn.RPad, args: []vkArg{vkCol("utf8", `["ab", "abcd"]`), vkLit("i64", `3`), vkLit("utf8", `"*"`)}, want: `["ab*", "abc"]`},
 		{name: "split_part", f: fn.SplitPart, args: []vkArg{vkLit("utf8", `"a,b,c"`), vkLit("utf8", `","`), i}, want: `["b", "a", "c", "c"]`},
 		{name: "string_split", f: fn.StringSplit, args: []vkArg{vkCol("utf8?", `["a,b", null, ""]`), vkLit("utf8", `","`)}, want: `[["a", "b"], null, [""]]`},
+		{name: "len of a string", f: fn.ListLength, args: []vkArg{s}, want: `[8, null, 3, 0]`},
+		{name: "length of a list", f: fn.Length, args: []vkArg{vkCol("list<i32?>?", `[[1, null], null, []]`)}, want: `[2, null, 0]`},
 		{name: "element of string_split", f: fn.ListElement, args: []vkArg{vkCol("list<utf8>?", `[["a", "b"], null, ["c"]]`), vkLit("i64", `2`)}, want: `["b", null, null]`},
 		{name: "string_split null sep", f: fn.StringSplit, args: []vkArg{vkCol("utf8", `["a,b"]`), vkLit("null", `null`)}, want: `[["a,b"]]`},
 		{name: "strpos", f: fn.StrPos, args: []vkArg{s, vkLit("utf8", `"l"`)}, want: `[5, null, 0, 0]`},

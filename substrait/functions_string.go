@@ -3,6 +3,7 @@ package substrait
 import (
 	"github.com/substrait-io/substrait-go/v8/extensions"
 
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/fn"
 )
 
@@ -15,6 +16,20 @@ func init() {
 	caseSensitive := option("case_sensitivity", "CASE_SENSITIVE")
 	for _, id := range []string{fn.IDTrim, fn.IDLTrim, fn.IDRTrim, fn.IDLeft, fn.IDRight, fn.IDReverse, fn.IDRepeat, fn.IDLPad, fn.IDStringSplit} {
 		exports[id] = plain(urnString)
+	}
+	// length of a list and len of a string (DuckDB's) are cardinality and
+	// char_length.
+	exports[fn.IDLength] = func(name string, args []dtype.DType) target {
+		if len(args) == 1 && args[0].IsList() {
+			return target{urnList, "cardinality", nil}
+		}
+		return target{urnString, name, nil}
+	}
+	exports[fn.IDListLength] = func(name string, args []dtype.DType) target {
+		if len(args) == 1 && args[0].IsUtf8() {
+			return target{urnString, "char_length", nil}
+		}
+		return target{urnList, name, nil}
 	}
 	exports[fn.IDReplace] = plain(urnString, caseSensitive)
 	exports[fn.IDStrPos] = plain(urnString, caseSensitive)

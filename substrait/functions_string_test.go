@@ -22,6 +22,19 @@ func TestStringMoreRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
+	// len of a string and length of a list read back as length and
+	// list_length.
+	for src, want := range map[string]string{"len(s)": "length(s)", "length(xs)": "list_length(xs)"} {
+		b := bindText(t, src, scope)
+		msg, err := Export(b, scope)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		got, err := Import(msg, scope)
+		if err != nil || len(got) != 1 || got[0].Expr.String() != want {
+			t.Errorf("%s: read back as %v (%v), want %s", src, got, err, want)
+		}
+	}
 }
 
 // TestStringMoreRefusals checks the errors for the string functions and
