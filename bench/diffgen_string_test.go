@@ -189,7 +189,9 @@ func init() {
 			}
 			return call(gI64, []string{"len", "length", "array_length"}[g.pick(3)], call(gStr, "string_split", str(g, d), sep))
 		},
-		func(g *gen, d int) *gnode { return call(gI64, []string{"len", "length", "strlen"}[g.pick(3)], str(g, d)) },
+		func(g *gen, d int) *gnode {
+			return call(gI64, []string{"len", "length", "strlen"}[g.pick(3)], str(g, d))
+		},
 	)
 	stringFamily[gI32] = append(stringFamily[gI32], func(g *gen, d int) *gnode { return call(gI32, "ascii", str(g, d)) })
 	stringFamily[gBool] = append(stringFamily[gBool],

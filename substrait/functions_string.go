@@ -36,8 +36,8 @@ func init() {
 
 	for why, ids := range map[string][]string{
 		"Substrait's rpad cuts a string longer than the length on the left; colexpr's (DuckDB's) keeps its first characters": {fn.IDRPad},
-		"Substrait's standard extensions have no such function":                                                               {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
-		"Substrait's concat_ws does not say how it treats nulls; colexpr's (DuckDB's) skips them":                             {fn.IDConcatWS},
+		"Substrait's standard extensions have no such function":                                                              {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
+		"Substrait's concat_ws does not say how it treats nulls; colexpr's (DuckDB's) skips them":                            {fn.IDConcatWS},
 		"Substrait's regular expressions are ICU's, with position and occurrence arguments; colexpr's are RE2's with DuckDB's options": {
 			fn.IDRegexpMatches, fn.IDRegexpReplace, fn.IDRegexpExtract},
 	} {
