@@ -10,10 +10,11 @@ package kernels
 // survive the round trip through T; 64-bit types use the sign-bit identities
 // of two's complement (add, sub) or the 128-bit product of math/bits (mul).
 //
-// On amd64, addition, subtraction and (8- to 32-bit) multiplication
-// first run the SIMD kernels (simd.go) over the whole blocks they take,
-// which flag overflow exactly, lane by lane in T's own width; the loops
-// below do the rest.
+// On amd64, addition, subtraction and multiplication first run the SIMD
+// kernels (simd.go) over the whole blocks they take, which flag overflow
+// lane by lane in T's own width (exactly, except 64-bit multiplication,
+// which flags by a bound and leaves the exact test to the rescan); the
+// loops below do the rest.
 //
 // Division and modulo test every divisor for zero (and signed ones for
 // MIN / -1), so they branch per row; they flag instead of raising in the

@@ -92,8 +92,9 @@
 // comparisons of every integer width, f32, f64 and decimals of at most 18
 // digits (dates, times and timestamps by their storage) with a scalar or a
 // column into a bitmap, checked addition and subtraction of every integer
-// width and multiplication of 8-, 16- and 32-bit ones (8-bit on AVX-512
-// only; 64-bit products have no vector instruction) (overflow flagged per
+// width, and multiplication of every integer width (8 and 64 bits on
+// AVX-512 only; without a vector instruction for the high word of a 64-bit
+// product, its flag is a bound on the operands' significant bits) (overflow flagged per
 // lane and tested once per call; the
 // failing row is still found by the portable rescan, so errors are the
 // same), Kleene AND and OR of word-aligned bitmaps with nulls on both

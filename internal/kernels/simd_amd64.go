@@ -132,6 +132,11 @@ var avx2Set = &simdSet{
 var simdSets, active = func() ([]*simdSet, *simdSet) {
 	var sets []*simdSet
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasPOPCNT {
+		if !cpu.X86.HasAVX512DQ || !cpu.X86.HasAVX512CD {
+			// The 64-bit multiplications use VPMULLQ and VPLZCNTQ.
+			arithI64AVX512.vv[OpMul], arithI64AVX512.vs[OpMul] = nil, nil
+			arithU64AVX512.vv[OpMul], arithU64AVX512.vs[OpMul] = nil, nil
+		}
 		if !cpu.X86.HasAVX512VPOPCNTDQ {
 			// The AVX-512 Kleene kernels count with VPOPCNTQ.
 			avx512Set.kleeneAnd, avx512Set.kleeneOr = kleeneAndAVX2, kleeneOrAVX2

@@ -127,3 +127,24 @@ func kleenePortable(or bool, words, valid, x, y, vx, vy []uint64) int {
 	}
 	return ones
 }
+
+func BenchmarkSIMDMulI64(b *testing.B) {
+	const n = 16384
+	rng := rand.New(rand.NewPCG(1, 6))
+	x, y, dst := make([]int64, n), make([]int64, n), make([]int64, n)
+	for i := range x {
+		x[i], y[i] = rng.Int64N(1<<30), rng.Int64N(1<<30)-1<<29
+	}
+	for name, set := range simdBenchSets() {
+		b.Run("set="+name, func(b *testing.B) {
+			b.SetBytes(24 * n)
+			withActive(set, func() {
+				for b.Loop() {
+					if intLoop(OpMul, dst, Fixed[int64]{Vals: x}, Fixed[int64]{Vals: y}, nil) {
+						b.Fatal("overflow")
+					}
+				}
+			})
+		})
+	}
+}

@@ -874,6 +874,12 @@ func subI64SVAVX512(dst []int64, x int64, b []int64) bool
 // subI64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
 func subI64SVAVX2(dst []int64, x int64, b []int64) bool
 
+// mulI64VVAVX512 computes dst = a * b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512 F, DQ, CD).
+func mulI64VVAVX512(dst []int64, a []int64, b []int64) bool
+
+// mulI64VSAVX512 computes dst = a * y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512 F, DQ, CD).
+func mulI64VSAVX512(dst []int64, a []int64, y int64) bool
+
 // addU8VVAVX512 computes dst = a OP b for the rows of whole blocks of 256 and reports whether one may have overflowed (AVX512).
 func addU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
 
@@ -1023,6 +1029,12 @@ func subU64SVAVX512(dst []uint64, x uint64, b []uint64) bool
 
 // subU64SVAVX2 computes dst = x OP b for the rows of whole blocks of 16 and reports whether one may have overflowed (AVX2).
 func subU64SVAVX2(dst []uint64, x uint64, b []uint64) bool
+
+// mulU64VVAVX512 computes dst = a * b for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512 F, DQ, CD).
+func mulU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// mulU64VSAVX512 computes dst = a * y for the rows of whole blocks of 32 and reports whether one may have overflowed (AVX512 F, DQ, CD).
+func mulU64VSAVX512(dst []uint64, a []uint64, y uint64) bool
 
 // cmpEqD18VSAVX512 sets a bit of dst for each decimal of a == s, reading the low words of a's rows (two words a row), for the len(a)/128 whole blocks of 64 rows (AVX512).
 func cmpEqD18VSAVX512(dst []uint64, a []uint64, s int64)

@@ -138,8 +138,8 @@ var arithI32AVX512 = arithKernels[int32]{
 }
 
 var arithI64AVX512 = arithKernels[int64]{
-	vv:    [OpMul + 1]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX512, OpSub: subI64VVAVX512},
-	vs:    [OpMul + 1]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX512, OpSub: subI64VSAVX512},
+	vv:    [OpMul + 1]func([]int64, []int64, []int64) bool{OpAdd: addI64VVAVX512, OpSub: subI64VVAVX512, OpMul: mulI64VVAVX512},
+	vs:    [OpMul + 1]func([]int64, []int64, int64) bool{OpAdd: addI64VSAVX512, OpSub: subI64VSAVX512, OpMul: mulI64VSAVX512},
 	subSV: subI64SVAVX512,
 }
 
@@ -162,8 +162,8 @@ var arithU32AVX512 = arithKernels[uint32]{
 }
 
 var arithU64AVX512 = arithKernels[uint64]{
-	vv:    [OpMul + 1]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX512, OpSub: subU64VVAVX512},
-	vs:    [OpMul + 1]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX512, OpSub: subU64VSAVX512},
+	vv:    [OpMul + 1]func([]uint64, []uint64, []uint64) bool{OpAdd: addU64VVAVX512, OpSub: subU64VVAVX512, OpMul: mulU64VVAVX512},
+	vs:    [OpMul + 1]func([]uint64, []uint64, uint64) bool{OpAdd: addU64VSAVX512, OpSub: subU64VSAVX512, OpMul: mulU64VSAVX512},
 	subSV: subU64SVAVX512,
 }
 

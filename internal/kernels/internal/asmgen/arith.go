@@ -52,6 +52,12 @@ func hasMul8(e elem, form string) bool {
 	return !e.float && e.bits == 8 && form != "SV"
 }
 
+// hasMul64 reports whether there is an AVX-512 64-bit multiplication for
+// e and form (mul64512; AVX2 has no 64-bit multiply).
+func hasMul64(e elem, form string) bool {
+	return !e.float && e.bits == 64 && form != "SV"
+}
+
 // arithForms: both operands columns, a column and a scalar, a scalar and
 // a column (subtraction only: addition commutes).
 var arithForms = []string{"VV", "VS", "SV"}
@@ -397,6 +403,103 @@ func mul8512(e elem, form string) {
 	k := K()
 	VPTESTMQ(acc, acc, k)
 	KORTESTW(k, k)
+	SETNE(r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// mul64512 writes the AVX-512 (DQ, CD) checked multiplication of 64-bit
+// integers. VPMULLQ gives every product's low word, which is the result;
+// there is no vector instruction for the high word, so the flag is a
+// bound instead of the exact test: a lane is flagged when its operands'
+// significant bits (of their magnitudes, for signed ones; VPLZCNTQ) sum
+// to more than 63 (signed) or 64 (unsigned), which every overflowing
+// product does and few others do. A flag only sends the caller to its
+// row-by-row rescan, which finds the row that overflows, if any.
+func mul64512(e elem, form string) {
+	name := arithName(e, "Mul", form, "AVX512")
+	TEXT(name, NOSPLIT, arithSignature(e, form))
+	rows := arithUnroll * 8
+	Doc(fmt.Sprintf("%s computes dst = %s for the rows of whole blocks of %d and reports whether one may have overflowed (AVX512 F, DQ, CD).",
+		name, map[string]string{"VV": "a * b", "VS": "a * y"}[form], rows))
+	dst := Load(Param("dst").Base(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	n := Load(Param("a").Len(), GP64())
+	var pb reg.Register
+	var vy, ly reg.VecVirtual
+	if form == "VV" {
+		pb = Load(Param("b").Base(), GP64())
+	} else {
+		vy = ZMM()
+		broadcastParam(e, "y", vy)
+		// The scalar's leading zeros, once.
+		ly = ZMM()
+		if e.signed {
+			VPABSQ(vy, ly)
+			VPLZCNTQ(ly, ly)
+		} else {
+			VPLZCNTQ(vy, ly)
+		}
+	}
+	// limit: a lane is flagged when its operands' leading zeros sum to
+	// less than this.
+	limit := GP64()
+	if e.signed {
+		MOVQ(U64(65), limit)
+	} else {
+		MOVQ(U64(64), limit)
+	}
+	lim := ZMM()
+	VPBROADCASTQ(limit, lim)
+	acc := ZMM()
+	VPXORQ(acc, acc, acc)
+	SHRQ(U8(bits.TrailingZeros(uint(rows))), n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	lz := func(v reg.VecVirtual) reg.VecVirtual {
+		t := ZMM()
+		if e.signed {
+			VPABSQ(v, t)
+			VPLZCNTQ(t, t)
+		} else {
+			VPLZCNTQ(v, t)
+		}
+		return t
+	}
+	for i := range arithUnroll {
+		x := ZMM()
+		VMOVDQU64(Mem{Base: pa, Disp: 64 * i}, x)
+		y, yl := vy, ly
+		if pb != nil {
+			y = ZMM()
+			VMOVDQU64(Mem{Base: pb, Disp: 64 * i}, y)
+			yl = lz(y)
+		}
+		p := ZMM()
+		VPMULLQ(y, x, p)
+		VMOVDQU64(p, Mem{Base: dst, Disp: 64 * i})
+		s := lz(x)
+		VPADDQ(yl, s, s)
+		VPSUBQ(lim, s, s) // negative where flagged
+		VPORQ(s, acc, acc)
+	}
+	ADDQ(U32(arithUnroll*64), pa)
+	if pb != nil {
+		ADDQ(U32(arithUnroll*64), pb)
+	}
+	ADDQ(U32(arithUnroll*64), dst)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	m := GP64()
+	MOVQ(U64(1<<63), m)
+	mask := ZMM()
+	VPBROADCASTQ(m, mask)
+	k := K()
+	VPTESTMQ(mask, acc, k)
+	KORTESTW(k, k)
+	r := GP8()
 	SETNE(r)
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()

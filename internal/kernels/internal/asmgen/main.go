@@ -83,6 +83,9 @@ func main() {
 				if op == "Mul" && hasMul8(e, form) {
 					mul8512(e, form)
 				}
+				if op == "Mul" && hasMul64(e, form) {
+					mul64512(e, form)
+				}
 				if !hasArith(e, op, form) {
 					continue
 				}
@@ -468,7 +471,7 @@ func writeTables(path string) error {
 				sig := map[string]string{"VV": "[]%[2]s, []%[2]s, []%[2]s", "VS": "[]%[2]s, []%[2]s, %[2]s"}[form]
 				fmt.Fprintf(&buf, "\t%s: [OpMul + 1]func("+sig+") bool{", strings.ToLower(form), e.gotype)
 				for _, op := range arithOps {
-					if hasArith(e, op, form) || op == "Mul" && isa == "AVX512" && hasMul8(e, form) {
+					if hasArith(e, op, form) || op == "Mul" && isa == "AVX512" && (hasMul8(e, form) || hasMul64(e, form)) {
 						fmt.Fprintf(&buf, "Op%s: %s, ", op, arithName(e, op, form, isa))
 					}
 				}
