@@ -436,9 +436,11 @@ func Pad(mem memory.Allocator, args []datum.Datum, right bool, ret dtype.DType) 
 			return fmt.Errorf("%s(%s, %d, ''): the padding is empty and cannot fill %d characters: %w", name, quoteBytes(v), k, k-have, errs.ErrInvalidArgument)
 		}
 		fill := k - have
-		// Each pad character is at most 4 bytes: check the size first.
-		if fill > (math.MaxInt32-int64(len(b.data)+len(v)))/utf8.UTFMax && fill*int64(len(p)) > math.MaxInt32 {
-			return fmt.Errorf("%s(%s, %d, %s): the result is too large: %w", name, quoteBytes(v), k, quoteBytes(p), errs.ErrOverflow)
+		// The size first: fill characters of p take about fill/runes(p)
+		// copies of p (fill is at most 2^31 here, so the product fits).
+		room := int64(math.MaxInt32 - len(b.data) - len(v))
+		if fill > room || fill*int64(len(p))/int64(utf8.RuneCount(p)) > room {
+			return fmt.Errorf("%s(%s, %d, %s): a result of %d characters is too large: %w", name, quoteBytes(v), k, quoteBytes(p), k, errs.ErrOverflow)
 		}
 		if right {
 			b.write(v)

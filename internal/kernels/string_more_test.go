@@ -123,6 +123,8 @@ func TestPad(t *testing.T) {
 		{name: "cut with empty pad", args: []in{s("ab"), n64(1), s("")}, ret: str, want: `["a"]`},
 		{name: "empty pad", args: []in{s("ab"), n64(5), s("")}, ret: str, errText: "the padding is empty"},
 		{name: "negative", args: []in{s("ab"), n64(-1), s("x")}, ret: str, want: `[""]`},
+		{name: "too large", args: []in{s("a"), n64(9223372036854775807), s("xy")}, ret: str, errText: "too large"},
+		{name: "too large for offsets", args: []in{s("a"), n64(1 << 31), s("日")}, ret: str, errText: "too large"},
 		{name: "multibyte pad", args: []in{s("日本"), n64(5), s("é")}, ret: str, want: `["ééé日本"]`},
 	}, lpad)
 	runCases(t, []kernelCase{
