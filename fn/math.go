@@ -5,8 +5,8 @@ import (
 	"github.com/colexpr/colexpr/scalar"
 )
 
-// The numeric functions, typed as DuckDB types them (checked against DuckDB
-// 1.5 / duckdb-go v2):
+// The numeric functions, typed as DuckDB types them (checked against the
+// DuckDB that bench's duckdb-go v2 links, with bench/cmd/duckquery):
 //
 //	round(x), round(x, n)   i8…i64 → itself; u8, u16, u32 → i64 (DuckDB has
 //	                        no unsigned round and casts them to BIGINT); u64 →
