@@ -98,8 +98,12 @@ type Properties struct {
 	// list_any, list_all); a null body is made a bool null.
 	PredicateLambda bool
 	// Order says how the result's order follows the arguments', so that
-	// pruning can carry min/max bounds through the function.
+	// pruning can carry min/max bounds through the function: a comparison,
+	// or monotonic in argument OrderArg when the others are constant.
 	Order Order
+	// OrderArg is the argument an increasing or decreasing Order is about
+	// (0, the first, for floor(x) and x + c; 1 for date_trunc('month', d)).
+	OrderArg int
 	// Substrait is the name of the function in Substrait's standard
 	// extensions, for package substrait, which picks the extension and the
 	// options from the argument types; empty for a function with no such
@@ -203,12 +207,12 @@ const (
 	// OrderCompare: a comparison of its two arguments (=, <, …), which
 	// pruning falsifies from the arguments' bounds.
 	OrderCompare
-	// OrderIncreasing: non-decreasing in its first argument when the
-	// others are constant (floor, year, date_trunc, x + c): the result's
-	// bounds over a chunk are the function of the argument's bounds.
+	// OrderIncreasing: non-decreasing in argument OrderArg when the others
+	// are constant (floor, year, date_trunc, x + c): the result's bounds
+	// over a chunk are the function of the argument's bounds.
 	OrderIncreasing
-	// OrderDecreasing: non-increasing in its first argument when the
-	// others are constant (-x, c - x).
+	// OrderDecreasing: non-increasing in argument OrderArg when the others
+	// are constant (-x).
 	OrderDecreasing
 )
 
@@ -225,14 +229,19 @@ var builtinProperties = func() map[string]*Properties {
 	call := func(c Coercion, substrait string, nullArgs ...dtype.DType) *Properties {
 		return &Properties{Prec: PrecPostfix, Coercion: c, Substrait: substrait, NullArgs: nullArgs}
 	}
+	// x + c and x - c are non-decreasing in x (the first argument).
+	increasing := func(p *Properties) *Properties {
+		p.Order = OrderIncreasing
+		return p
+	}
 	text, i64 := dtype.Utf8(true), dtype.Primitive(dtype.I64, true)
 	return map[string]*Properties{
-		IDAdd: infix(" + ", PrecAdd, CoerceArith, "add"),
-		IDSub: infix(" - ", PrecAdd, CoerceArith, "subtract"),
+		IDAdd: increasing(infix(" + ", PrecAdd, CoerceArith, "add")),
+		IDSub: increasing(infix(" - ", PrecAdd, CoerceArith, "subtract")),
 		IDMul: infix(" * ", PrecMul, CoerceArith, "multiply"),
 		IDDiv: infix(" / ", PrecMul, CoerceArith, "divide"),
 		IDMod: infix(" % ", PrecMul, CoerceArith, "modulus"),
-		IDNeg: {Syntax: SyntaxPrefix, Token: "-", Prec: PrecUnary, Substrait: "negate"},
+		IDNeg: {Syntax: SyntaxPrefix, Token: "-", Prec: PrecUnary, Substrait: "negate", Order: OrderDecreasing},
 		IDAbs: call(CoerceNone, "abs"),
 
 		IDEq:                compare(" = ", "equal"),
@@ -263,7 +272,7 @@ var builtinProperties = func() map[string]*Properties {
 		IDEndsWith:     call(CoerceNullLiterals, "ends_with", text),
 		IDContains:     call(CoerceNullLiterals, "contains", text),
 		IDConcat:       call(CoerceText, "concat"),
-		IDStringConcat: infix(" || ", PrecAdd, CoerceNone, "concat"),
+		IDStringConcat: infix(" || ", PrecAdd, CoerceCombine, "concat"),
 		IDSubstring:    call(CoerceNullLiterals, "substring", text, i64),
 
 		IDListLength:    call(CoerceNone, "cardinality"),

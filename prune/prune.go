@@ -7,7 +7,7 @@
 // A chunk (a Parquet row group, a file, a page) is described by its row
 // count and, for each column the falsifier reads, its minimum, its maximum
 // and its null count. A column the predicate reads only in inconclusive
-// parts (`l_quantity + 0 > 5`) is not listed: nothing would use its
+// parts (`l_quantity * l_discount > 5`) is not listed: nothing would use its
 // statistics. The falsifier is a bound expression whose root is a
 // struct of those statistics:
 //
@@ -25,10 +25,14 @@
 //
 // # Rules
 //
-// With x a column (or a monotonic cast of one: a widening cast, a number to
-// a float, a date or timestamp to a timestamp — the bounds are cast with
-// try_cast, so a bound the cast cannot hold is unknown), v a literal, and
-// min, max, nulls, rows the chunk's statistics of x:
+// With x a column (or a monotonic function of one: a widening cast, a
+// number to a float, a date or timestamp to a timestamp — the bounds are
+// cast with try_cast, so a bound the cast cannot hold is unknown — or a
+// function whose fn.Properties declare it increasing or decreasing in the
+// column's argument, its other arguments literals: x + 1, x - 1, -x,
+// floor(x), round(x, 2), year(d), date_trunc('month', d); min and max are
+// then the function of the column's bounds, swapped by a decreasing one),
+// v a literal, and min, max, nulls, rows the chunk's statistics of x:
 //
 //	x = v            min > v OR max < v
 //	x != v           min = v AND max = v            (not for floats: NaN != v)
@@ -64,6 +68,7 @@ package prune
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/colexpr/colexpr/dtype"
@@ -207,31 +212,81 @@ func monotonic(from, to dtype.DType) bool {
 	return false
 }
 
-// column recognises a column reference: a chain of get_item from $, or a
-// monotonic cast of one. It returns the column's path and type and the cast
-// to apply to its statistics (nil when none).
-func column(b *expr.Bound) (path partition.FieldPath, t dtype.DType, cast *fn.CastFn, ok bool) {
-	if c, isCast := b.Fn().(fn.CastFn); isCast && b.Kind() == expr.KindCall && !c.Try {
-		inner := b.Arg(0)
-		if !monotonic(inner.DType(), b.DType()) {
-			return nil, dtype.DType{}, nil, false
-		}
-		path, t, _, ok = column(inner)
+// layer is one monotonic step between a column and the value a predicate
+// compares: a cast, or a call of a function whose fn.Properties.Order says
+// it is monotonic in argument arg, the other arguments being literals.
+type layer struct {
+	node       *expr.Bound
+	arg        int
+	decreasing bool
+}
+
+// colRef is a column reference as pruning sees it: the column, and the
+// monotonic layers around it, innermost first.
+type colRef struct {
+	path   partition.FieldPath
+	t      dtype.DType // the column's type
+	layers []layer
+}
+
+// maxLayers bounds the monotonic layers followed around a column, so deep
+// trees cost nothing here.
+const maxLayers = 16
+
+// column recognises a column reference: a chain of get_item from $, or one
+// wrapped in monotonic layers — casts that keep order (see monotonic) and
+// calls of functions that declare an order in one argument (floor(x),
+// x + 1, year(d), date_trunc('month', d)) with literals for the other
+// arguments and nulls propagated. The bounds of such an expression over a
+// chunk are the layers applied to the column's bounds (swapped by a
+// decreasing layer).
+func column(b *expr.Bound) (ref colRef, ok bool) {
+	var layers []layer
+	for len(layers) <= maxLayers && b.Kind() == expr.KindCall {
+		l, inner, ok := monotonicLayer(b)
 		if !ok {
-			return nil, dtype.DType{}, nil, false
+			break
 		}
-		return path, t, &c, true
+		layers = append(layers, l)
+		b = inner
 	}
 	path, base := partition.FieldChain(b)
 	if base.Kind() != expr.KindRoot || len(path) == 0 {
-		return nil, dtype.DType{}, nil, false
+		return colRef{}, false
 	}
 	// Statistics describe leaf values: a nested struct or list has none.
 	if b.DType().IsStruct() || b.DType().IsList() {
-		return nil, dtype.DType{}, nil, false
+		return colRef{}, false
 	}
-	return path, b.DType(), nil, true
+	slices.Reverse(layers)
+	return colRef{path: path, t: b.DType(), layers: layers}, true
 }
+
+// monotonicLayer recognises b as a monotonic layer over its argument inner.
+func monotonicLayer(b *expr.Bound) (l layer, inner *expr.Bound, ok bool) {
+	if c, isCast := b.Fn().(fn.CastFn); isCast {
+		if c.Try || !monotonic(b.Arg(0).DType(), b.DType()) {
+			return layer{}, nil, false
+		}
+		return layer{node: b}, b.Arg(0), true
+	}
+	f := b.Fn()
+	p := fn.PropertiesOf(f)
+	if p.Order != fn.OrderIncreasing && p.Order != fn.OrderDecreasing || f.NullHandling() != fn.NullPropagating ||
+		f.Volatility() != fn.Immutable || p.OrderArg >= len(b.Args()) {
+		return layer{}, nil, false
+	}
+	for i, a := range b.Args() {
+		if _, isLit := a.Literal(); !isLit && i != p.OrderArg {
+			return layer{}, nil, false
+		}
+	}
+	return layer{node: b, arg: p.OrderArg, decreasing: p.Order == fn.OrderDecreasing}, b.Arg(p.OrderArg), true
+}
+
+// plain reports whether the reference is the column itself, no layer around
+// it.
+func (r colRef) plain() bool { return len(r.layers) == 0 }
 
 // collect registers every column the falsifier may read.
 func (b *builder) collect(n *expr.Bound) {
@@ -239,11 +294,11 @@ func (b *builder) collect(n *expr.Bound) {
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if path, t, _, ok := column(top); ok {
-			key := strings.Join(path, ".")
+		if ref, ok := column(top); ok {
+			key := strings.Join(ref.path, ".")
 			if _, seen := b.index[key]; !seen {
 				b.index[key] = len(b.cols)
-				b.cols = append(b.cols, Column{Path: path, Type: t.AsNonNullable()})
+				b.cols = append(b.cols, Column{Path: ref.path, Type: ref.t.AsNonNullable()})
 			}
 			continue
 		}
@@ -263,16 +318,35 @@ func must(b *expr.Bound, err error) *expr.Bound {
 	return b
 }
 
-// stat is one statistic of a column reference, cast like the reference.
-func (b *builder) stat(ref *expr.Bound, name string) *expr.Bound {
-	path, _, cast, _ := column(ref)
+// stat is one statistic of a column reference, through its layers: the
+// layers applied to the column's min or max (a decreasing layer swaps
+// them). A cast of a bound is a try_cast, so a bound the cast cannot hold is
+// unknown (null) instead of failing; a function that fails on a bound makes
+// that chunk's falsifier fail, and Skip then keeps the chunk.
+func (b *builder) stat(x *expr.Bound, name string) *expr.Bound {
+	ref, _ := column(x)
+	if name != "null_count" {
+		for _, l := range ref.layers {
+			if l.decreasing {
+				name = map[string]string{"min": "max", "max": "min"}[name]
+			}
+		}
+	}
 	cols := must(expr.NewCall(fn.GetItem("cols"), b.root))
-	col := must(expr.NewCall(fn.GetItem(strings.Join(path, ".")), cols))
+	col := must(expr.NewCall(fn.GetItem(strings.Join(ref.path, ".")), cols))
 	s := must(expr.NewCall(fn.GetItem(name), col))
-	if cast != nil && name != "null_count" {
-		// try_cast: a bound the cast cannot hold becomes unknown (null)
-		// instead of failing the whole evaluation.
-		s = must(expr.NewCall(fn.TryCast(cast.To.AsNonNullable()), s))
+	if name == "null_count" {
+		// A layer propagates nulls and adds none: a null row stays null.
+		return s
+	}
+	for _, l := range ref.layers {
+		if c, ok := l.node.Fn().(fn.CastFn); ok {
+			s = must(expr.NewCall(fn.TryCast(c.To.AsNonNullable()), s))
+			continue
+		}
+		args := slices.Clone(l.node.Args())
+		args[l.arg] = s
+		s = must(expr.NewCall(l.node.Fn(), args...))
 	}
 	return s
 }
@@ -389,7 +463,7 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 	case fn.IDNot:
 		return b.build(n.Arg(0), !negated)
 	case fn.IDIsNull, fn.IDIsNotNull:
-		if _, _, cast, ok := column(n.Arg(0)); ok && cast == nil {
+		if ref, ok := column(n.Arg(0)); ok && ref.plain() {
 			if (id == fn.IDIsNull) != negated {
 				return call(fn.Eq, b.stat(n.Arg(0), "null_count"), expr.NewLiteral(scalar.Int64(0)))
 			}
@@ -434,8 +508,8 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 // compare falsifies `x op y` where op is a comparison and each side is a
 // column or a literal.
 func (b *builder) compare(op fn.Function, x, y *expr.Bound) *expr.Bound {
-	_, _, _, xCol := column(x)
-	_, _, _, yCol := column(y)
+	_, xCol := column(x)
+	_, yCol := column(y)
 	_, xLit := x.Literal()
 	_, yLit := y.Literal()
 	switch {
@@ -459,11 +533,11 @@ func (b *builder) compare(op fn.Function, x, y *expr.Bound) *expr.Bound {
 func (b *builder) guard(f *expr.Bound, operands ...*expr.Bound) *expr.Bound {
 	seen := map[string]bool{}
 	for _, o := range operands {
-		path, _, _, ok := column(o)
-		if !ok || seen[strings.Join(path, ".")] {
+		ref, ok := column(o)
+		if !ok || seen[strings.Join(ref.path, ".")] {
 			continue
 		}
-		seen[strings.Join(path, ".")] = true
+		seen[strings.Join(ref.path, ".")] = true
 		f = or(f, b.allNull(o))
 	}
 	return f
@@ -494,8 +568,7 @@ func (b *builder) bounds(op string, t dtype.DType, xmin, xmax, ymin, ymax *expr.
 
 // likePrefix falsifies x LIKE 'p%' (and x LIKE 'p', an equality).
 func (b *builder) likePrefix(x, pattern *expr.Bound) *expr.Bound {
-	path, _, cast, ok := column(x)
-	if !ok || cast != nil || len(path) == 0 {
+	if ref, ok := column(x); !ok || !ref.plain() {
 		return nil
 	}
 	v, isLit := pattern.Literal()

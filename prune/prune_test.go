@@ -18,6 +18,7 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/parse"
 	"github.com/colexpr/colexpr/prune"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 var pruneIterations = flag.Int("prune.iterations", 300, "random predicates tried by TestNeverSkipsAMatch")
@@ -70,6 +71,14 @@ func TestFalsifierShapes(t *testing.T) {
 		{"st.x > 3", `cols."st.x".max <= 3`},
 		{"a = 1 OR b = 2", " AND "},
 		{"lower(s) = 'x'", "false"},
+		// monotonic functions: the bounds go through them
+		{"a + 1 > 5", "cols.a.max + 1 <= 5"},
+		{"-a > 5", "-cols.a.min <= 5"},
+		{"-(-a) > 5", "-(-cols.a.max) <= 5"},
+		{"floor(f) = 2", "floor(cols.f.min) > 2"},
+		{"a * 2 > 5", "false"},
+		{"a + b > 5", "false"},
+		{"(a + 1) IS NULL", "false"},
 		{"false", "true"},
 	} {
 		t.Run(tc.pred, func(t *testing.T) {
@@ -108,7 +117,7 @@ func TestColumnsAreThoseRead(t *testing.T) {
 		want  string // the keys of Columns, comma-separated
 		stats string // Stats' cols struct
 	}{
-		{"a + 0 > 5 AND b < 3", "b", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>>"},
+		{"a * b > 5 AND b < 3", "b", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>>"},
 		{"lower(s) = 'x' AND st.x = 2", "st.x", `cols: struct<"st.x": struct<min: i16?, max: i16?, null_count: i64?>>`},
 		{"a = 1 OR s ILIKE 'x%'", "", "cols: struct<>"},
 		{"lower(s) = 'x'", "", "cols: struct<>"},
@@ -233,7 +242,10 @@ func randomPredicate(r *rand.Rand, depth int) string {
 			return "NOT (" + randomPredicate(r, depth-1) + ")"
 		}
 	}
-	cols := []string{"a", "b", "st.x", "CAST(a AS i64)", "CAST(b AS f32)"}
+	// Columns, monotonic casts and monotonic functions of columns: x + c
+	// overflows at the largest i64 (b's values reach it), which the
+	// falsifier must survive.
+	cols := []string{"a", "b", "st.x", "CAST(a AS i64)", "CAST(b AS f32)", "a + 3", "b - 2", "-a", "b + 9223372036854775000", "floor(f)", "-(a - 1)"}
 	ops := []string{"=", "!=", "<", "<=", ">", ">="}
 	col := cols[r.IntN(len(cols))]
 	switch r.IntN(9) {
@@ -363,4 +375,26 @@ func ExampleFalsifier() {
 	// Output:
 	// cols.l_shipdate.max < DATE '1995-01-01' OR cols.l_shipdate.null_count = row_count OR cols.l_shipdate.min >= DATE '1995-02-01'
 	// struct<row_count: i64?, cols: struct<l_shipdate: struct<min: date?, max: date?, null_count: i64?>>>
+}
+
+// TestFailingBoundKeepsTheChunk: a monotonic function that fails on a
+// chunk's bound (b + 10 at the largest i64) makes that chunk's falsifier
+// fail; Skip keeps the chunk instead of failing, and still skips the others.
+func TestFailingBoundKeepsTheChunk(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	p, err := prune.Falsifier(compile(t, "b + 10 < 0"), expr.ScopeOf(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := func(lo, hi int64) prune.ChunkStats {
+		return prune.ChunkStats{RowCount: 4, Columns: []prune.ColumnStats{{Min: scalar.Int64(lo), Max: scalar.Int64(hi), NullCount: 0}}}
+	}
+	skip, err := p.Skip(mem, []prune.ChunkStats{chunk(0, 5), chunk(math.MaxInt64-1, math.MaxInt64), chunk(-100, -50)})
+	if err != nil {
+		t.Fatalf("Skip: %v (falsifier %s)", err, p.Expr)
+	}
+	if want := []bool{true, false, false}; fmt.Sprint(skip) != fmt.Sprint(want) {
+		t.Errorf("skip = %v, want %v (falsifier %s)", skip, want, p.Expr)
+	}
 }

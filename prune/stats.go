@@ -94,19 +94,37 @@ func (p *Pruner) Skip(mem memory.Allocator, chunks []ChunkStats) ([]bool, error)
 		return nil, err
 	}
 	defer stats.Release()
+	if err := p.skipInto(mem, stats, skip); err == nil {
+		return skip, nil
+	}
+	// A monotonic function may fail on a chunk's bound (x + 1 at the
+	// largest i64): evaluate chunk by chunk, and keep a chunk whose
+	// falsifier fails — its rows are read, and the predicate decides.
+	for i := range skip {
+		one := array.NewSlice(stats, int64(i), int64(i+1))
+		if p.skipInto(mem, one, skip[i:i+1]) != nil {
+			skip[i] = false
+		}
+		one.Release()
+	}
+	return skip, nil
+}
+
+// skipInto evaluates the falsifier over stats and sets skip from it.
+func (p *Pruner) skipInto(mem memory.Allocator, stats arrow.Array, skip []bool) error {
 	out, err := eval.Eval(mem, p.Expr, stats)
 	if err != nil {
-		return nil, fmt.Errorf("prune: evaluating the falsifier: %w", err)
+		return fmt.Errorf("prune: evaluating the falsifier: %w", err)
 	}
 	defer out.Release()
 	res, ok := out.(*array.Boolean)
 	if !ok {
-		return nil, fmt.Errorf("prune: the falsifier returned %s, want bool", out.DataType())
+		return fmt.Errorf("prune: the falsifier returned %s, want bool", out.DataType())
 	}
 	for i := range skip {
 		skip[i] = res.IsValid(i) && res.Value(i)
 	}
-	return skip, nil
+	return nil
 }
 
 // nullAt reports whether row r is null at any level of a nested column: a
