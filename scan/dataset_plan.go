@@ -38,6 +38,10 @@ type memberPlan struct {
 	file   *fileRead
 	// bytes is how much of the file the scan reads (Stats.Bytes).
 	bytes int64
+	// inline: the file's scan can filter and project its batches itself,
+	// on its decoding goroutines (scanSpec.process), or has no batch
+	// worth the pipeline (no column or no row group read).
+	inline bool
 }
 
 // fileRead names the file batches come from, for messages.
@@ -100,7 +104,11 @@ func compileDataset(src *Source, q Query, o Options) (*Plan, error) {
 		p.ds.members = append(p.ds.members, mp)
 	}
 	p.src.open = func(spec scanSpec) (scanner, error) {
-		return &datasetScan{plan: p, spec: spec}, nil
+		s := &datasetScan{plan: p, spec: spec, direct: spec.processFile != nil}
+		for _, mp := range p.ds.members {
+			s.direct = s.direct && mp.inline
+		}
+		return s, nil
 	}
 	return p, nil
 }
@@ -216,6 +224,7 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 		mp.groups = rowGroupPlan{total: -1}
 	}
 	mp.file = &fileRead{name: m.path, rows: mp.groups.rows}
+	mp.inline = src.rowGroups != nil && (len(mp.fields) == 0 || mp.groups.read != nil && len(mp.groups.read) == 0 || src.inline(mp.fields))
 	switch {
 	case p.none:
 	case src.chunkBytes != nil:
@@ -361,10 +370,15 @@ func (a *adapter) apply(mem memory.Allocator, rec arrow.RecordBatch) (arrow.Reco
 	return array.NewRecordBatch(a.schema, cols, n), nil
 }
 
-// datasetScan reads the files of a plan one after the other.
+// datasetScan reads the files of a plan one after the other. When every
+// file's scan can filter and project on its own decoding goroutines
+// (Parquet of flat columns), it has them do so (direct), as the scan of
+// one such file does, and hands out their results; otherwise it hands
+// out the files' batches, made the plan's, to the pipeline.
 type datasetScan struct {
-	plan *Plan
-	spec scanSpec
+	plan   *Plan
+	spec   scanSpec
+	direct bool
 
 	mu      sync.Mutex
 	at      int     // the file being read
@@ -373,8 +387,12 @@ type datasetScan struct {
 	// bytes are the sizes of the files to read, done those of the files
 	// read.
 	bytes, done int64
+	// offset counts the rows of the current file processed here (direct).
+	offset int64
 	sized       bool
 }
+
+func (s *datasetScan) processes() bool { return s.direct }
 
 func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 	members := s.plan.ds.members
@@ -390,6 +408,12 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 			spec.fields = append([]int{}, mp.fields...)
 			spec.groups = mp.groups.read
 			spec.process = nil
+			if s.direct {
+				processFile := s.spec.processFile
+				spec.process = func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error) {
+					return processFile(rec, offset, mp)
+				}
+			}
 			src, err := s.plan.ds.ds.open(mp.m)
 			if err != nil {
 				s.mu.Unlock()
@@ -401,7 +425,7 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 				s.mu.Unlock()
 				return nil, err
 			}
-			s.cur, s.curFile = cur, mp.file
+			s.cur, s.curFile, s.offset = cur, mp.file, 0
 		}
 		cur, mp := s.cur, members[s.at]
 		s.mu.Unlock()
@@ -418,6 +442,20 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 			s.at++
 			s.mu.Unlock()
 			continue
+		}
+		if s.direct {
+			if pr, ok := cur.(processor); ok && pr.processes() {
+				return rec, nil // filtered and projected
+			}
+			// A scan without columns (row counts only): its batches are
+			// small and cheap, processed here.
+			s.mu.Lock()
+			offset := s.offset
+			s.offset += rec.NumRows()
+			s.mu.Unlock()
+			out, err := s.spec.processFile(rec, offset, mp)
+			rec.Release()
+			return out, err
 		}
 		out, err := mp.adapt.apply(s.plan.src.mem, rec)
 		rec.Release()

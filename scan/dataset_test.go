@@ -195,6 +195,9 @@ func TestDatasetProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rr.Release()
+	if !rr.direct {
+		t.Error("a dataset of flat Parquet files is not filtered on its decoding goroutines")
+	}
 	if !rr.Next() {
 		t.Fatal(rr.Err())
 	}

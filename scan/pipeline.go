@@ -132,7 +132,7 @@ func (p *Plan) Read(ctx context.Context) (*Reader, error) {
 	r.ctx = ctx
 	r.pool = recycle.New(p.src.mem, 64*(p.opts.Threads+2), true)
 	fields := append([]int{}, p.fields...) // not nil: nil reads every field
-	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, process: r.processInline}
+	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, process: r.processInline, processFile: r.processFile}
 	scan, err := p.src.open(spec)
 	if err != nil {
 		r.cancel()
@@ -251,6 +251,24 @@ func (r *Reader) processInline(rec arrow.RecordBatch, offset int64) (out arrow.R
 	r.batches.Add(1)
 	r.rowsRead.Add(rec.NumRows())
 	return r.plan.process(r.pool, batch{offset: offset, rec: rec})
+}
+
+// processFile is processInline of a batch of a dataset's file, which is
+// first made the plan's (adapter), with memory from the scan's pool.
+func (r *Reader) processFile(rec arrow.RecordBatch, offset int64, mp *memberPlan) (out arrow.RecordBatch, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = nil, &internalError{value: v, stack: debug.Stack()}
+		}
+	}()
+	adapted, err := mp.adapt.apply(r.pool, rec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", mp.m.path, err)
+	}
+	defer adapted.Release()
+	r.batches.Add(1)
+	r.rowsRead.Add(rec.NumRows())
+	return r.plan.process(r.pool, batch{offset: offset, rec: adapted, file: mp.file})
 }
 
 // fail ends the scan with err.

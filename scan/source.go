@@ -52,6 +52,9 @@ type Source struct {
 	// of the given top-level fields in the given row groups (nil: all).
 	size       int64
 	chunkBytes func(fields, groups []int) int64
+	// inline reports whether a scan of the given fields runs
+	// scanSpec.process itself (Parquet of flat columns).
+	inline func(fields []int) bool
 	// ds is set for a dataset of many files (OpenDataset); schema is then
 	// nil until Resolve.
 	ds *dataset
@@ -105,6 +108,10 @@ type scanSpec struct {
 	// with the rows read before it, on the goroutine that decoded it; a
 	// scan that does implements processor and hands out its results.
 	process func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error)
+	// processFile is process for a batch of a file of a dataset, which it
+	// first makes the plan's; a dataset's scan runs it on the batches of
+	// its files, or has their scans run it (process).
+	processFile func(rec arrow.RecordBatch, offset int64, mp *memberPlan) (arrow.RecordBatch, error)
 }
 
 // processor is a scan that runs scanSpec.process itself.
@@ -375,6 +382,14 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 				return nil, fmt.Errorf("%s: the row group statistics cannot be read: %w", path, rawErr)
 			}
 			return rowGroupStats(pf, fr.Manifest, raw, cols), nil
+		},
+		inline: func(fields []int) bool {
+			for _, i := range fields {
+				if !pqread.Supported(&fr.Manifest.Fields[i]) {
+					return false
+				}
+			}
+			return true
 		},
 		chunkBytes: func(fields, read []int) int64 {
 			var leaves []int
