@@ -6,8 +6,10 @@ package kernels
 //
 // A pattern is compiled once per kernel call when it is a scalar (the usual
 // case), and per row otherwise, reusing the last compilation while the
-// pattern repeats. A pattern that does not compile is an error at the first
-// row that needs it (a row where an argument is null never does).
+// pattern repeats. A scalar pattern that does not compile is an error
+// before any row is read, as DuckDB rejects a constant pattern when it
+// binds; a pattern of an array is an error at the first row that needs it
+// (a row where an argument is null never does).
 //
 // Options are one constant string of letters, as in DuckDB: 'c'
 // case-sensitive (the default), 'i' case-insensitive, 's' '.' matches a
@@ -105,12 +107,21 @@ func (c *regexCache) at(i int) (*regexp.Regexp, error) {
 	return c.re, c.err
 }
 
+// newRegexCache compiles a scalar pattern at once: as in DuckDB, a
+// constant pattern that does not compile is an error even when no row
+// needs it (a plain error, not a row's).
 func newRegexCache(pattern datum.Datum, opts regexOptions) (*regexCache, error) {
 	pat, err := newStrArg(pattern)
 	if err != nil {
 		return nil, err
 	}
-	return &regexCache{pat: pat, opts: opts}, nil
+	c := &regexCache{pat: pat, opts: opts}
+	if pattern.IsScalar() && !pattern.Scalar().IsNull() {
+		if _, err := c.at(0); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // RegexpMatches is regexp_matches(s, pattern[, options]): whether pattern

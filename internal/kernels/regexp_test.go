@@ -24,7 +24,9 @@ func TestRegexpMatches(t *testing.T) {
 		{name: "unicode class", args: []in{strs, s(`^\p{Han}+$`)}, ret: boolN, want: `[false, false, false, false, null, true]`},
 		{name: "patterns per row", args: []in{col(str, `["abc", "abc", "xyz", "xyz"]`), col(strN, `["b", "b", "^x", null]`)}, ret: boolN,
 			want: `[true, true, true, null]`},
-		{name: "bad pattern", args: []in{col(strN, `[null, "a"]`), s("(")}, ret: boolN, errText: "row 1: invalid regular expression"},
+		{name: "bad pattern", args: []in{col(strN, `[null, "a"]`), s("(")}, ret: boolN, errText: "invalid regular expression \"(\""},
+		{name: "bad pattern no rows need", args: []in{col(strN, `[null, null]`), s("(")}, ret: boolN, errText: "missing closing )"},
+		{name: "bad pattern of a row", args: []in{col(strN, `[null, "a", "b"]`), col(strN, `["(", "(", "b"]`)}, ret: boolN, errText: "row 1: invalid regular expression"},
 		{name: "bad option", args: []in{s("a"), s("a"), s("z")}, ret: boolNN, errText: "unrecognized option 'z'"},
 		{name: "global not allowed", args: []in{s("a"), s("a"), s("g")}, ret: boolNN, errText: "only valid for regexp_replace"},
 		{name: "null options", args: []in{s("a"), s("a"), lit(scalar.Null(str))}, ret: boolNN, errText: "must not be null"},
@@ -93,7 +95,13 @@ func TestRegexpErrorSentinel(t *testing.T) {
 	mem := checkedMem(t)
 	_, err := RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 1), datum.FromScalar(scalar.String("a["), 1)}, boolNN)
 	var re *RowError
-	if !errors.As(err, &re) || !errors.Is(err, errs.ErrInvalidArgument) {
-		t.Errorf("got %v, want a row error wrapping ErrInvalidArgument", err)
+	if errors.As(err, &re) || !errors.Is(err, errs.ErrInvalidArgument) {
+		t.Errorf("constant pattern: got %v, want an error of the call (not a row's) wrapping ErrInvalidArgument", err)
+	}
+	arr := fromJSON(t, mem, str, `["a", "a["]`)
+	defer arr.Release()
+	_, err = RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 2), datum.FromArray(arr, str)}, boolNN)
+	if !errors.As(err, &re) || re.Row != 1 || !errors.Is(err, errs.ErrInvalidArgument) {
+		t.Errorf("pattern per row: got %v, want a row 1 error wrapping ErrInvalidArgument", err)
 	}
 }
