@@ -243,16 +243,13 @@ func refListAvg(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 	for _, e := range elems {
 		acc.Add(acc, bigOf(e))
 	}
-	// DuckDB converts the exact sum to a double (as its hugeint does: high
-	// word times 2^64 plus low word) and divides by count × 10^scale.
-	lo := new(big.Int).And(acc, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
-	hi := new(big.Int).Rsh(acc, 64).Int64()
-	sum := float64(hi)*18446744073709551616.0 + float64(lo)
-	div := float64(len(elems))
+	// The exact sum divided by count × 10^scale, rounded once.
+	div := big.NewInt(int64(len(elems)))
 	if d := elems[0].DType(); d.IsDecimal() {
-		div *= math.Pow10(d.Scale())
+		div.Mul(div, new(big.Int).Exp(ten, big.NewInt(int64(d.Scale())), nil))
 	}
-	return mk(t, sum/div), nil
+	f, _ := new(big.Rat).SetFrac(acc, div).Float64()
+	return mk(t, f), nil
 }
 
 // refSortOrder is list_sort's order of two non-null values: NaN above
@@ -270,7 +267,7 @@ func refSortOrder(a, b scalar.Scalar) int {
 func refListExtreme(t dtype.DType, v []scalar.Scalar, sign int) (scalar.Scalar, error) {
 	var best *scalar.Scalar
 	for _, e := range refNonNull(v[0]) {
-		if best == nil || refSortOrder(e, *best)*sign > 0 {
+		if best == nil || refSortOrder(e, *best)*sign > 0 || refZeroOverNegZero(e, *best) {
 			e := e
 			best = &e
 		}
@@ -279,6 +276,14 @@ func refListExtreme(t dtype.DType, v []scalar.Scalar, sign int) (scalar.Scalar, 
 		return scalar.Null(t), nil
 	}
 	return best.WithDType(t), nil
+}
+
+// refZeroOverNegZero: DuckDB's list_min and list_max take 0 over an equal
+// -0.
+func refZeroOverNegZero(e, best scalar.Scalar) bool {
+	x, ok := e.Value().(float64)
+	y, _ := best.Value().(float64)
+	return ok && x == 0 && y == 0 && !math.Signbit(x) && math.Signbit(y)
 }
 
 func refListCount(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {

@@ -306,6 +306,11 @@ func (x *exporter) function(b *expr.Bound, path *where, t target) (*pb.Expressio
 	for i, a := range b.Args() {
 		var e *pb.Expression
 		if a.Kind() == expr.KindLambda {
+			if len(a.Params()) > 1 {
+				// lambda x, i: Substrait's transform and filter give their
+				// lambda the element only.
+				return nil, x.fail(b, path, unsupported("%s with a lambda of %d parameters has no Substrait form (Substrait's %s gives its lambda the element only)", b.Fn().ID(), len(a.Params()), t.name))
+			}
 			e, err = x.lambda(a, child(path, i))
 		} else {
 			e, err = x.node(a, child(path, i))

@@ -396,6 +396,11 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where,
 		if err != nil {
 			return nil, false, m.fail(path, node, typeErr(err))
 		}
+		if o, ok := spec.hof.(fn.OptionalLambdaParams); ok && len(ptypes) > o.MinLambdaParams(1) {
+			// Substrait's lambda gets the element only, not colexpr's
+			// optional index.
+			ptypes = ptypes[:o.MinLambdaParams(1)]
+		}
 		if args[1], err = m.lambda(l, ptypes, path.add(".args[1]")); err != nil {
 			return nil, false, err
 		}

@@ -6,6 +6,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -119,6 +120,7 @@ func (a aggInput) extreme(mem memory.Allocator, greatest bool) (arrow.Array, err
 	if err != nil {
 		return nil, err
 	}
+	negZero := negZeroOf(a.lv.child)
 	pick := make([]int32, a.n)
 	for i := range pick {
 		pick[i] = -1
@@ -130,8 +132,16 @@ func (a aggInput) extreme(mem memory.Allocator, greatest bool) (arrow.Array, err
 			if !a.cv.Get(p) {
 				continue
 			}
-			if best := pick[i]; best < 0 || (cmp(p, int(best)) > 0) == greatest && cmp(p, int(best)) != 0 {
+			best := pick[i]
+			if best < 0 {
 				pick[i] = int32(p)
+				continue
+			}
+			switch c := cmp(p, int(best)); {
+			case c > 0 && greatest, c < 0 && !greatest:
+				pick[i] = int32(p)
+			case c == 0 && negZero != nil && negZero(int(best)) && !negZero(p):
+				pick[i] = int32(p) // DuckDB prefers 0 to -0, in min and max
 			}
 		}
 	}
@@ -300,8 +310,8 @@ func sumFloat[T any](mem memory.Allocator, a aggInput, vals []T, f func(T) float
 	return aggArray(arrow.PrimitiveTypes.Float64, a.n, buf, vbuf, words), nil
 }
 
-// avgInt is the mean of integers: an exact 128-bit sum, converted to f64
-// and divided by the count (as DuckDB's avg).
+// avgInt is the mean of integers: an exact 128-bit sum divided by the
+// count, rounded once (as DuckDB's avg).
 func avgInt[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](mem memory.Allocator, a aggInput, vals []T) (arrow.Array, error) {
 	buf, out := newValues[float64](mem, a.n)
 	vbuf, words := NewBits(mem, a.n)
@@ -327,17 +337,27 @@ func avgInt[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](m
 			}
 		}
 		if c > 0 {
-			out[i] = i128Float(acc) / float64(c)
+			out[i] = quotient(acc, uint64(c))
 		}
 		words[i>>6] |= b2u(c > 0) << uint(i&63)
 	}
 	return aggArray(arrow.PrimitiveTypes.Float64, a.n, buf, vbuf, words), nil
 }
 
-// i128Float converts a 128-bit integer to f64 as DuckDB's hugeint does:
-// the high word times 2^64 plus the low word.
-func i128Float(v decimal128.Num) float64 {
-	return float64(v.HighBits())*18446744073709551616.0 + float64(v.LowBits())
+// quotient is sum / div (div > 0) rounded to the nearest f64: DuckDB
+// divides its exact sum in long double, which this matches but where
+// rounding twice differs. Sums and divisors within 2^53 convert exactly,
+// so one division rounds correctly; others go through big.Rat.
+func quotient(sum decimal128.Num, div uint64) float64 {
+	const exact = 1 << 53
+	if h := sum.HighBits(); (h == 0 && sum.LowBits() <= exact) || (h == -1 && int64(sum.LowBits()) < 0 && int64(sum.LowBits()) >= -exact) {
+		if div <= exact {
+			return float64(int64(sum.LowBits())) / float64(div)
+		}
+	}
+	q := new(big.Rat).SetFrac(sum.BigInt(), new(big.Int).SetUint64(div))
+	f, _ := q.Float64()
+	return f
 }
 
 // sumDecimal sums decimals at precision 38, checked.
@@ -370,8 +390,20 @@ func sumDecimal(mem memory.Allocator, a aggInput, vals []decimal128.Num, dt arro
 	return aggArray(dt, a.n, buf, vbuf, words), nil
 }
 
-// avgDecimal is the mean of decimals as f64: the exact sum as f64 divided
-// by count × 10^scale (as DuckDB's avg).
+// decQuotient is sum / (count × 10^scale), rounded once.
+func decQuotient(sum decimal128.Num, count uint64, scale int) float64 {
+	if scale <= 15 {
+		if hi, lo := bits.Mul64(count, uint64(math.Pow10(scale))); hi == 0 && lo <= 1<<53 {
+			return quotient(sum, lo)
+		}
+	}
+	div := new(big.Int).Mul(new(big.Int).SetUint64(count), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	f, _ := new(big.Rat).SetFrac(sum.BigInt(), div).Float64()
+	return f
+}
+
+// avgDecimal is the mean of decimals as f64: the exact sum divided by
+// count × 10^scale, rounded once (as DuckDB's avg).
 func avgDecimal(mem memory.Allocator, a aggInput, vals []decimal128.Num, scale int32) (arrow.Array, error) {
 	buf, out := newValues[float64](mem, a.n)
 	vbuf, words := NewBits(mem, a.n)
@@ -395,9 +427,23 @@ func avgDecimal(mem memory.Allocator, a aggInput, vals []decimal128.Num, scale i
 			}
 		}
 		if c > 0 {
-			out[i] = i128Float(acc) / (float64(c) * math.Pow10(int(scale)))
+			out[i] = decQuotient(acc, uint64(c), int(scale))
 		}
 		words[i>>6] |= b2u(c > 0) << uint(i&63)
 	}
 	return aggArray(arrow.PrimitiveTypes.Float64, a.n, buf, vbuf, words), nil
+}
+
+// negZeroOf reports whether element j of a float array is -0; nil for
+// other arrays.
+func negZeroOf(arr arrow.Array) func(j int) bool {
+	switch arr.DataType().ID() {
+	case arrow.FLOAT64:
+		vals := valuesOf[float64](arr)
+		return func(j int) bool { return vals[j] == 0 && math.Signbit(vals[j]) }
+	case arrow.FLOAT32:
+		vals := valuesOf[float32](arr)
+		return func(j int) bool { return vals[j] == 0 && math.Signbit(float64(vals[j])) }
+	}
+	return nil
 }
