@@ -389,7 +389,7 @@ type datasetScan struct {
 	bytes, done int64
 	// offset counts the rows of the current file processed here (direct).
 	offset int64
-	sized       bool
+	sized  bool
 }
 
 func (s *datasetScan) processes() bool { return s.direct }
