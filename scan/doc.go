@@ -136,8 +136,10 @@
 // A dataset's batches come from one file after another, and a file is
 // open only while it is used (its schema read, its row groups planned, its
 // rows scanned): a dataset of thousands of files holds one or two file
-// descriptors, not one per file. A row error names the file and the row in
-// it. Reader.Progress is the part of the bytes of the files to read that
+// descriptors, not one per file. Files of flat Parquet columns are
+// filtered and projected on their decoding goroutines, as one such file
+// is; other datasets go through the workers. A row error names the file
+// and the row in it. Reader.Progress is the part of the bytes of the files to read that
 // was read, Reader.Position the file reached and the bytes.
 //
 // # Formats
