@@ -398,3 +398,94 @@ func TestFailingBoundKeepsTheChunk(t *testing.T) {
 		t.Errorf("skip = %v, want %v (falsifier %s)", skip, want, p.Expr)
 	}
 }
+
+func TestVerifierShapes(t *testing.T) {
+	for _, tc := range []struct {
+		pred string
+		want string // substring of the verifier's text; "false" when it never claims
+	}{
+		{"a < 5", "cols.a.max < 5 OR cols.a.null_count = row_count) AND cols.a.null_count = 0"},
+		{"a BETWEEN 1 AND 3", "cols.a.min >= 1 AND cols.a.max <= 3"},
+		{"a = 5", "cols.a.min = cols.a.max AND cols.a.min = 5"},
+		{"a IS NULL", "cols.a.null_count = row_count"},
+		{"a > 1 AND b < 3", "cols.b.null_count = 0"},
+		{"CAST(a AS i64) > 1", "cols.a.min > 1::i32"},
+		{"f > 1.5", "false"},        // NaN
+		{"a + 1 > 5", "false"},      // can fail
+		{"lower(s) = 'x'", "false"}, // not reasoned about
+		{"TRY_CAST(s AS i32) = 1", "false"},
+	} {
+		t.Run(tc.pred, func(t *testing.T) {
+			p, err := prune.Verifier(compile(t, tc.pred), expr.ScopeOf(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Expr.String()
+			if tc.want == "false" {
+				if !p.Inconclusive() {
+					t.Fatalf("verifier of %s = %s, want one that never claims", tc.pred, got)
+				}
+				return
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("verifier of %s =\n  %s\nwant it to contain\n  %s", tc.pred, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestVerifierNeverClaimsAMiss is the verifier's soundness property: a
+// chunk it says every row passes has no row where the predicate is false
+// or null.
+func TestVerifierNeverClaimsAMiss(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(3, 5))
+	const chunks, rows = 12, 8
+	iterations := *pruneIterations
+	if testing.Short() {
+		iterations = min(iterations, 60)
+	}
+	claimed := 0
+	for it := 0; it < iterations; it++ {
+		src := randomPredicate(r, 2)
+		pred := compile(t, src)
+		p, err := prune.Verifier(pred, expr.ScopeOf(schema))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		data := make([]arrow.Array, chunks)
+		stats := make([]prune.ChunkStats, chunks)
+		for i := range data {
+			data[i] = randomBatch(mem, r, 1+r.IntN(rows), r.IntN(2) == 0)
+			if stats[i], err = p.ComputeStats(data[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all, err := p.Skip(mem, stats)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for i, d := range data {
+			if all[i] {
+				claimed++
+				res, err := eval.Eval(mem, pred, d)
+				if err != nil {
+					t.Fatalf("%s: %v", src, err)
+				}
+				bools := res.(*array.Boolean)
+				for row := 0; row < bools.Len(); row++ {
+					if !bools.IsValid(row) || !bools.Value(row) {
+						t.Errorf("%s: chunk %d claimed whole, but its row %d does not pass\nverifier: %s", src, i, row, p.Expr)
+						break
+					}
+				}
+				res.Release()
+			}
+			d.Release()
+		}
+	}
+	if claimed == 0 {
+		t.Fatal("no chunk was ever claimed whole: the property test proves nothing")
+	}
+}
