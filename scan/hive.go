@@ -184,7 +184,7 @@ func partitionFilter(cols []hiveColumn, where *Expr, o Options) *expr.Bound {
 	var parts []*expr.Bound
 	for _, c := range conjuncts(tree) {
 		prog, err := sch.CompileExpr(c, &colexpr.Options{Optimizer: o.Optimizer})
-		if err != nil || !prog.DType().IsBool() {
+		if err != nil || !prog.DType().IsBool() || volatile(prog.Bound()) {
 			continue
 		}
 		parts = append(parts, prog.Bound())
@@ -197,6 +197,22 @@ func partitionFilter(cols []hiveColumn, where *Expr, o Options) *expr.Bound {
 		return nil
 	}
 	return pred
+}
+
+// volatile reports whether b calls a Volatile function, whose value for a
+// file's partition values need not be its value for each of its rows (as
+// optimize's deterministic asks before it folds).
+func volatile(b *expr.Bound) bool {
+	stack := []*expr.Bound{b}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind() == expr.KindCall && n.Fn().Volatility() != fn.Immutable {
+			return true
+		}
+		stack = append(stack, n.Args()...)
+	}
+	return false
 }
 
 // prunePartitions evaluates the partition filter pred over the partition
