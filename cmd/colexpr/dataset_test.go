@@ -125,6 +125,7 @@ func init() {
 		{name: "err_bad_glob", args: []string{"query", "$DIR/three/[a.parquet"}, exit: 1},
 		// Output files.
 		{name: "usage_output_extension", args: []string{"query", "-o", "$DIR/out.unknown"}, exit: 2},
+		{name: "help_schema", args: []string{"help", "schema"}},
 		{name: "usage_output_empty", args: []string{"query", "--output", ""}, exit: 2},
 		{name: "usage_output_format_mismatch", args: []string{"query", "--format", "csv", "-o", "$DIR/out.parquet"}, exit: 2},
 	}...)
