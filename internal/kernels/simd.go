@@ -15,6 +15,12 @@ var simdDisabled = func() bool {
 	return v != "" && v != "0"
 }()
 
+// simdWant is COLEXPR_SIMD, read at start-up: "avx2" caps the kernels at
+// AVX2 on a machine with AVX-512 (to compare the two, or to avoid
+// AVX-512's clock penalty on older Intel parts); other values are
+// ignored.
+var simdWant = os.Getenv("COLEXPR_SIMD")
+
 // SIMDLevel names the instruction set the kernels dispatched to at
 // start-up: "avx512", "avx2", or "" for the portable Go loops.
 func SIMDLevel() string {

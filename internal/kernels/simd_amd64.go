@@ -150,6 +150,9 @@ var simdSets, active = func() ([]*simdSet, *simdSet) {
 	if len(sets) == 0 || simdDisabled {
 		return sets, nil
 	}
+	if simdWant == "avx2" {
+		return sets, sets[len(sets)-1] // AVX2, or nothing better
+	}
 	return sets, sets[0]
 }()
 

@@ -6,6 +6,7 @@ package kernels
 //	go test -run '^$' -bench SIMD -count 10 ./internal/kernels | benchstat -col /set -
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -22,31 +23,32 @@ func simdBenchSets() map[string]*simdSet {
 }
 
 func BenchmarkSIMDCompareI64(b *testing.B) {
-	const n = 1 << 20
-	rng := rand.New(rand.NewPCG(1, 1))
-	a := make([]int64, n)
-	c := make([]int64, n)
-	for i := range a {
-		a[i], c[i] = rng.Int64N(1<<20), rng.Int64N(1<<20)
-	}
-	words := make([]uint64, NumWords(n))
-	for name, set := range simdBenchSets() {
-		b.Run("form=scalar/set="+name, func(b *testing.B) {
-			b.SetBytes(8 * n)
-			withActive(set, func() {
-				for b.Loop() {
-					cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Scalar: 12345, IsScalar: true})
-				}
+	for _, n := range []int{1 << 14, 1 << 20} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		a := make([]int64, n)
+		c := make([]int64, n)
+		for i := range a {
+			a[i], c[i] = rng.Int64N(1<<20), rng.Int64N(1<<20)
+		}
+		words := make([]uint64, NumWords(n))
+		for name, set := range simdBenchSets() {
+			b.Run(fmt.Sprintf("n=%d/form=scalar/set=%s", n, name), func(b *testing.B) {
+				b.SetBytes(8 * int64(n))
+				withActive(set, func() {
+					for b.Loop() {
+						cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Scalar: 12345, IsScalar: true})
+					}
+				})
 			})
-		})
-		b.Run("form=columns/set="+name, func(b *testing.B) {
-			b.SetBytes(16 * n)
-			withActive(set, func() {
-				for b.Loop() {
-					cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Vals: c})
-				}
+			b.Run(fmt.Sprintf("n=%d/form=columns/set=%s", n, name), func(b *testing.B) {
+				b.SetBytes(16 * int64(n))
+				withActive(set, func() {
+					for b.Loop() {
+						cmpNumbers(CmpLt, words, Fixed[int64]{Vals: a}, Fixed[int64]{Vals: c})
+					}
+				})
 			})
-		})
+		}
 	}
 }
 
