@@ -12,9 +12,9 @@ import "strconv"
 // which may differ in the last bit (knownDifferences): the generator
 // rounds their results to 6 places in both dialects and keeps their
 // arguments where the results are finite and at most about 5·10^8, so
-// that a last-bit difference never shows. sqrt is exact in both (IEEE 754),
-// and power only takes exponents Go's math.Pow computes exactly rounded
-// (2, 1, 0.5, 0, -1).
+// that a last-bit difference never shows (power too: the C library's pow
+// is within an ulp, not always correctly rounded, so even pow(x, 2) may
+// differ from x · x). sqrt is exact in both (IEEE 754).
 
 func init() {
 	add := func(t gtype, f func(g *gen, t gtype, d int) *gnode) {
@@ -139,8 +139,11 @@ func mathFloat(g *gen, d int) *gnode {
 	case 4:
 		return round6(mcall(gF64, "log", "", &gnode{t: gF64, kind: "op", text: "+", kids: []*gnode{positive(g.expr(gF64, d)), one}}, positive(x)))
 	case 5:
-		y := []string{"2", "1", "0.5", "0", "-1"}[g.pick(5)]
-		return mcall(gF64, []string{"power", "pow"}[g.pick(2)], "", x, &gnode{t: gF64, kind: "lit", text: "CAST(" + y + " AS DOUBLE)"})
+		// a base of at most 1000 and small exponents, rounded: even
+		// pow(x, 2) may differ from x * x in the C library's last bit
+		y := []string{"2", "1", "0.5", "0", "-1", "1.5", "-2.5"}[g.pick(7)]
+		base := mcall(gF64, "least", "", mcall(gF64, "abs", "", x), &gnode{t: gF64, kind: "lit", text: "CAST(1000 AS DOUBLE)"})
+		return round6(mcall(gF64, []string{"power", "pow"}[g.pick(2)], "", base, &gnode{t: gF64, kind: "lit", text: "CAST(" + y + " AS DOUBLE)"}))
 	}
 	return mathRoundingOf(g, gF64, d)
 }
