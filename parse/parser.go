@@ -629,13 +629,24 @@ func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 		return nil, p.expected("']' to close the slice '[' at " + itoa(line) + ":" + itoa(col))
 	}
 	p.next()
+	// The bounds left out are the literals 1 and -1 as written, so that
+	// the printed slice reads back as the same tree.
 	if lo == nil {
-		lo = expr.Untyped(scalar.Int64(1))
+		lo = untypedNumber("1")
 	}
 	if hi == nil {
-		hi = expr.Untyped(scalar.Int64(-1))
+		hi = untypedNumber("-1")
 	}
 	return p.apply(open, "list_slice", x, lo, hi)
+}
+
+// untypedNumber is the untyped literal of a number written as text.
+func untypedNumber(text string) expr.Expr {
+	v, err := scalar.ParseNumber(text)
+	if err != nil {
+		panic("parse: " + text + " is not a number: " + err.Error())
+	}
+	return expr.Untyped(v)
 }
 
 // apply calls the registered function name (the registry may lack it, as a
