@@ -71,7 +71,11 @@ func Logic(mem memory.Allocator, or bool, l, r datum.Datum, ret dtype.DType) (da
 	va, vb := ValidityOf(l.Array()), ValidityOf(r.Array())
 	values, words := NewBits(mem, n)
 	if va.AllSet() && vb.AllSet() {
-		for k := range words {
+		k0 := 0 // the words the SIMD kernels (simd.go) did, when aligned
+		if wa, wb := a.Words(len(words)), b.Words(len(words)); wa != nil && wb != nil {
+			k0 = wordsFast(or, false, words, wa, wb)
+		}
+		for k := k0; k < len(words); k++ {
 			if or {
 				words[k] = a.Word(k) | b.Word(k)
 			} else {
@@ -190,7 +194,11 @@ func Not(mem memory.Allocator, x datum.Datum, ret dtype.DType) (datum.Datum, err
 	a := ValuesOf(x.Array())
 	validity, nulls := ShareValidity(mem, x.Array())
 	values, words := NewBits(mem, n)
-	for k := range words {
+	k0 := 0 // the words the SIMD kernels (simd.go) did, when aligned
+	if wa := a.Words(len(words)); wa != nil {
+		k0 = wordsFast(false, true, words, wa, nil)
+	}
+	for k := k0; k < len(words); k++ {
 		words[k] = ^a.Word(k)
 	}
 	maskTail(words, n)

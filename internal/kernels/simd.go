@@ -124,3 +124,13 @@ func selectFast(dst []int32, bm []byte, words int) (done, k int) {
 	}
 	return simdSelect(active, dst, bm, words)
 }
+
+// wordsFast computes dst = x | y (or), x & y, or ^x (not; y unused) for
+// the whole blocks of words the active SIMD kernels take, and returns how
+// many words it did. dst and y hold at least len(x) words.
+func wordsFast(or, not bool, dst, x, y []uint64) int {
+	if active == nil {
+		return 0
+	}
+	return simdWords(active, or, not, dst, x, y)
+}

@@ -48,6 +48,10 @@ type simdSet struct {
 	kleeneAnd, kleeneOr func(words, valid, x, y, vx, vy []uint64) int
 	kleeneBlock         int
 
+	// Bitwise AND, OR and NOT of words, by blocks.
+	wordsAnd, wordsOr func(dst, x, y []uint64) int
+	wordsNot          func(dst, x []uint64) int
+
 	// Bitmap → selection vector (AVX-512 only).
 	selectRows func(dst []int32, bm []byte, words int) (done, k int)
 	cmpI8      *cmpKernels[int8]
@@ -75,6 +79,9 @@ type simdSet struct {
 var avx512Set = &simdSet{
 	name:        "avx512",
 	selectRows:  selectRowsAVX512,
+	wordsAnd:    wordsAndAVX512,
+	wordsOr:     wordsOrAVX512,
+	wordsNot:    wordsNotAVX512,
 	kleeneAnd:   kleeneAndAVX512,
 	kleeneOr:    kleeneOrAVX512,
 	kleeneBlock: 16,
@@ -102,6 +109,9 @@ var avx512Set = &simdSet{
 
 var avx2Set = &simdSet{
 	name:        "avx2",
+	wordsAnd:    wordsAndAVX2,
+	wordsOr:     wordsOrAVX2,
+	wordsNot:    wordsNotAVX2,
 	kleeneAnd:   kleeneAndAVX2,
 	kleeneOr:    kleeneOrAVX2,
 	kleeneBlock: 8,
@@ -333,4 +343,17 @@ func simdSelect(set *simdSet, dst []int32, bm []byte, words int) (int, int) {
 		return 0, 0
 	}
 	return set.selectRows(dst, bm, words)
+}
+
+// simdWords runs set's bitwise kernel: dst = x | y (or), x & y, or ^x
+// (not; y unused), on the whole blocks of x, and returns how many words it
+// did.
+func simdWords(set *simdSet, or, not bool, dst, x, y []uint64) int {
+	switch {
+	case not:
+		return set.wordsNot(dst[:len(x)], x)
+	case or:
+		return set.wordsOr(dst[:len(x)], x, y[:len(x)])
+	}
+	return set.wordsAnd(dst[:len(x)], x, y[:len(x)])
 }

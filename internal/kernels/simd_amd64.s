@@ -19034,6 +19034,212 @@ stop:
 	VZEROUPPER
 	RET
 
+// func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
+// Requires: AVX, AVX512F
+TEXT ·wordsAndAVX512(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ y_base+48(FP), BX
+	MOVQ DX, SI
+	ANDQ $0xffffffe0, SI
+	SHRQ $0x05, DX
+	JZ   done
+
+loop:
+	VMOVDQU64 (BX), Z0
+	VPANDQ    (CX), Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(BX), Z0
+	VPANDQ    64(CX), Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(BX), Z0
+	VPANDQ    128(CX), Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(BX), Z0
+	VPANDQ    192(CX), Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, BX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func wordsAndAVX2(dst []uint64, x []uint64, y []uint64) int
+// Requires: AVX, AVX2
+TEXT ·wordsAndAVX2(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ y_base+48(FP), BX
+	MOVQ DX, SI
+	ANDQ $0xfffffff0, SI
+	SHRQ $0x04, DX
+	JZ   done
+
+loop:
+	VMOVDQU (BX), Y0
+	VPAND   (CX), Y0, Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(BX), Y0
+	VPAND   32(CX), Y0, Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(BX), Y0
+	VPAND   64(CX), Y0, Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(BX), Y0
+	VPAND   96(CX), Y0, Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, BX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func wordsOrAVX512(dst []uint64, x []uint64, y []uint64) int
+// Requires: AVX, AVX512F
+TEXT ·wordsOrAVX512(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ y_base+48(FP), BX
+	MOVQ DX, SI
+	ANDQ $0xffffffe0, SI
+	SHRQ $0x05, DX
+	JZ   done
+
+loop:
+	VMOVDQU64 (BX), Z0
+	VPORQ     (CX), Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(BX), Z0
+	VPORQ     64(CX), Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(BX), Z0
+	VPORQ     128(CX), Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(BX), Z0
+	VPORQ     192(CX), Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, BX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func wordsOrAVX2(dst []uint64, x []uint64, y []uint64) int
+// Requires: AVX, AVX2
+TEXT ·wordsOrAVX2(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ y_base+48(FP), BX
+	MOVQ DX, SI
+	ANDQ $0xfffffff0, SI
+	SHRQ $0x04, DX
+	JZ   done
+
+loop:
+	VMOVDQU (BX), Y0
+	VPOR    (CX), Y0, Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(BX), Y0
+	VPOR    32(CX), Y0, Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(BX), Y0
+	VPOR    64(CX), Y0, Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(BX), Y0
+	VPOR    96(CX), Y0, Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, BX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func wordsNotAVX512(dst []uint64, x []uint64) int
+// Requires: AVX, AVX512F
+TEXT ·wordsNotAVX512(SB), NOSPLIT, $0-56
+	MOVQ       dst_base+0(FP), AX
+	MOVQ       x_base+24(FP), CX
+	MOVQ       x_len+32(FP), DX
+	VPTERNLOGQ $0xff, Z0, Z0, Z0
+	MOVQ       DX, BX
+	ANDQ       $0xffffffe0, BX
+	SHRQ       $0x05, DX
+	JZ         done
+
+loop:
+	VPXORQ    (CX), Z0, Z1
+	VMOVDQU64 Z1, (AX)
+	VPXORQ    64(CX), Z0, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPXORQ    128(CX), Z0, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPXORQ    192(CX), Z0, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	DECQ      DX
+	JNZ       loop
+
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func wordsNotAVX2(dst []uint64, x []uint64) int
+// Requires: AVX, AVX2
+TEXT ·wordsNotAVX2(SB), NOSPLIT, $0-56
+	MOVQ     dst_base+0(FP), AX
+	MOVQ     x_base+24(FP), CX
+	MOVQ     x_len+32(FP), DX
+	VPCMPEQQ Y0, Y0, Y0
+	MOVQ     DX, BX
+	ANDQ     $0xfffffff0, BX
+	SHRQ     $0x04, DX
+	JZ       done
+
+loop:
+	VPXOR   (CX), Y0, Y1
+	VMOVDQU Y1, (AX)
+	VPXOR   32(CX), Y0, Y1
+	VMOVDQU Y1, 32(AX)
+	VPXOR   64(CX), Y0, Y1
+	VMOVDQU Y1, 64(AX)
+	VPXOR   96(CX), Y0, Y1
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	DECQ    DX
+	JNZ     loop
+
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 // Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ
 TEXT ·kleeneAndAVX512(SB), NOSPLIT, $0-152

@@ -142,3 +142,108 @@ func logicOf(t *testing.T, mem memory.Allocator, or bool, x, y datum.Datum) datu
 	}
 	return d
 }
+
+// TestSIMDWords checks the bitwise kernels (AND, OR, NOT of words) against
+// Go's operators for every word count 0…300 at every word offset 0…63.
+func TestSIMDWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	const total = simdMaxLen + simdMaxOff
+	for n := 0; n <= simdMaxLen; n++ {
+		for off := 0; off <= simdMaxOff; off++ {
+			x, y := randWords(rng, total)[off:off+n], randWords(rng, total)[off:off+n]
+			for _, op := range []struct {
+				name    string
+				or, not bool
+				f       func(x, y uint64) uint64
+			}{
+				{"and", false, false, func(x, y uint64) uint64 { return x & y }},
+				{"or", true, false, func(x, y uint64) uint64 { return x | y }},
+				{"not", false, true, func(x, _ uint64) uint64 { return ^x }},
+			} {
+				for _, set := range simdCases() {
+					dst := make([]uint64, n+1)
+					dst[n] = guardWord
+					done := simdWords(set, op.or, op.not, dst[:n], x, y)
+					if done > n || dst[n] != guardWord {
+						t.Fatalf("%s %s n %d: did %d words, or wrote past them", set.name, op.name, n, done)
+					}
+					for k := range n {
+						want := uint64(0)
+						if k < done {
+							want = op.f(x[k], y[k])
+						}
+						if dst[k] != want {
+							t.Fatalf("%s %s n %d off %d: word %d is %#x, want %#x (did %d)", set.name, op.name, n, off, k, dst[k], want, done)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDLogicNoNulls runs Logic without nulls and Not over sliced bool
+// arrays under each set and the portable loops.
+func TestSIMDLogicNoNulls(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rng := rand.New(rand.NewPCG(23, 24))
+	const total = 64*40 + 300
+	build := func(nulls bool) datum.Datum {
+		b := array.NewBooleanBuilder(mem)
+		defer b.Release()
+		for range total {
+			if nulls && rng.IntN(4) == 0 {
+				b.AppendNull()
+			} else {
+				b.Append(rng.IntN(2) == 0)
+			}
+		}
+		return datum.FromArray(b.NewArray(), dtype.Bool(true))
+	}
+	p, q, r := build(false), build(false), build(true)
+	defer p.Release()
+	defer q.Release()
+	defer r.Release()
+	for _, off := range []int{0, 3, 64, 640, 129} {
+		for n := 0; n+off <= total; n += 1 + rng.IntN(97) {
+			slice := func(d datum.Datum) datum.Datum {
+				return datum.FromArray(array.NewSlice(d.Array(), int64(off), int64(off+n)), dtype.Bool(true))
+			}
+			x, y, z := slice(p), slice(q), slice(r)
+			calls := map[string]func() (datum.Datum, error){
+				"and": func() (datum.Datum, error) { return Logic(mem, false, x, y, dtype.Bool(true)) },
+				"or":  func() (datum.Datum, error) { return Logic(mem, true, x, y, dtype.Bool(true)) },
+				"not": func() (datum.Datum, error) { return Not(mem, x, dtype.Bool(true)) },
+				"not nullable": func() (datum.Datum, error) {
+					return Not(mem, z, dtype.Bool(true))
+				},
+			}
+			for name, call := range calls {
+				var want datum.Datum
+				withActive(nil, func() { want = mustDatum(t, call) })
+				for _, set := range simdCases() {
+					var got datum.Datum
+					withActive(set, func() { got = mustDatum(t, call) })
+					if !array.Equal(got.Array(), want.Array()) {
+						t.Fatalf("%s %s off %d n %d: the results differ", set.name, name, off, n)
+					}
+					got.Release()
+				}
+				want.Release()
+			}
+			for _, d := range []datum.Datum{x, y, z} {
+				d.Release()
+			}
+		}
+	}
+}
+
+func mustDatum(t *testing.T, f func() (datum.Datum, error)) datum.Datum {
+	t.Helper()
+	d, err := f()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

@@ -27,3 +27,5 @@ func simdDecVS(*simdSet, CmpOp, []uint64, []decimal128.Num, int64) int          
 func simdDecVV(*simdSet, CmpOp, []uint64, []decimal128.Num, []decimal128.Num) int { return 0 }
 
 func simdSelect(*simdSet, []int32, []byte, int) (int, int) { return 0, 0 }
+
+func simdWords(*simdSet, bool, bool, []uint64, []uint64, []uint64) int { return 0 }

@@ -1087,6 +1087,24 @@ func cmpLeD18VVAVX2(dst []uint64, a []uint64, b []uint64)
 // selectRowsAVX512 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX-512 F, POPCNT).
 func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
 
+// wordsAndAVX512 computes dst = x & y for the words of whole blocks of 32, and returns how many words it did (AVX512).
+func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
+
+// wordsAndAVX2 computes dst = x & y for the words of whole blocks of 16, and returns how many words it did (AVX2).
+func wordsAndAVX2(dst []uint64, x []uint64, y []uint64) int
+
+// wordsOrAVX512 computes dst = x | y for the words of whole blocks of 32, and returns how many words it did (AVX512).
+func wordsOrAVX512(dst []uint64, x []uint64, y []uint64) int
+
+// wordsOrAVX2 computes dst = x | y for the words of whole blocks of 16, and returns how many words it did (AVX2).
+func wordsOrAVX2(dst []uint64, x []uint64, y []uint64) int
+
+// wordsNotAVX512 computes dst = ^x for the words of whole blocks of 32, and returns how many words it did (AVX512).
+func wordsNotAVX512(dst []uint64, x []uint64) int
+
+// wordsNotAVX2 computes dst = ^x for the words of whole blocks of 16, and returns how many words it did (AVX2).
+func wordsNotAVX2(dst []uint64, x []uint64) int
+
 // kleeneAndAVX512 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
 func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 

@@ -105,6 +105,10 @@ func main() {
 		}
 	}
 	selectRows512()
+	for _, op := range wordsOps {
+		words(op, true)
+		words(op, false)
+	}
 	for _, or := range []bool{false, true} {
 		kleene(or, true)
 		kleene(or, false)
