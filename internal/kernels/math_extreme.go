@@ -66,13 +66,60 @@ func extremeFixed[T any](args []datum.Datum, n int, better func(x, cur T) bool) 
 	return st, res
 }
 
-// NumberExtreme is greatest (or least) over integers or floats of type T.
+// NumberExtreme is greatest (or least) over integers or floats of type T,
+// with the comparisons inline (x != x is the NaN test; it is false for
+// integers).
 func NumberExtreme[T Number](mem memory.Allocator, greatest bool, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	better := func(x, cur T) bool { return x < cur && x == x || cur != cur && x == x }
-	if greatest {
-		better = func(x, cur T) bool { return x > cur || x != x && cur == cur }
+	n := args[0].Len()
+	rows := n
+	if allScalar(args) {
+		rows = 1
 	}
-	return fixedExtreme(mem, args, ret, better)
+	st := newExtremeState(rows)
+	var values *memory.Buffer
+	var res []T
+	if !allScalar(args) {
+		values, res = newValues[T](mem, n) // the result, filled in place
+	} else {
+		res = make([]T, 1)
+	}
+	for j, a := range args {
+		_, none, bm := validOf(a)
+		if none {
+			continue
+		}
+		f := FixedOf[T](a)
+		from := st.from
+		if greatest {
+			for i := range res {
+				if !bm.Get(i) {
+					continue
+				}
+				v := f.At(i)
+				if from[i] < 0 || v > res[i] || v != v && res[i] == res[i] {
+					res[i], from[i] = v, int32(j)
+				}
+			}
+		} else {
+			for i := range res {
+				if !bm.Get(i) {
+					continue
+				}
+				v := f.At(i)
+				if from[i] < 0 || v < res[i] && v == v || res[i] != res[i] && v == v {
+					res[i], from[i] = v, int32(j)
+				}
+			}
+		}
+	}
+	if values == nil {
+		if st.from[0] < 0 {
+			return NullResult(ret, n), nil
+		}
+		return scalarResult(ret, res[0], n)
+	}
+	validity, nulls := st.validity(mem)
+	return fixedResult(ret, n, validity, nulls, values), nil
 }
 
 // DecimalExtreme is greatest (or least) over decimals of one type.
@@ -102,11 +149,7 @@ func F16Extreme(mem memory.Allocator, greatest bool, args []datum.Datum, ret dty
 // TemporalExtreme is greatest (or least) over dates, times or timestamps
 // stored as T (int32 or int64).
 func TemporalExtreme[T ~int32 | ~int64](mem memory.Allocator, greatest bool, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	better := func(x, cur T) bool { return x < cur }
-	if greatest {
-		better = func(x, cur T) bool { return x > cur }
-	}
-	return fixedExtreme(mem, args, ret, better)
+	return NumberExtreme[T](mem, greatest, args, ret)
 }
 
 func fixedExtreme[T any](mem memory.Allocator, args []datum.Datum, ret dtype.DType, better func(x, cur T) bool) (datum.Datum, error) {
