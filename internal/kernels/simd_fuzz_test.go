@@ -183,7 +183,8 @@ func fuzzArith[T Integer](t *testing.T, vals []T, skip int) {
 }
 
 // FuzzSIMDKleene checks the SIMD Kleene AND and OR against the portable
-// formula on words read from the fuzzer's bytes: four equal runs of
+// formula, and the bitwise AND, OR and NOT against Go's operators, on
+// words read from the fuzzer's bytes: four equal runs of
 // words (x, y and their validity), skip words dropped from the front.
 //
 //	go test -run '^$' -fuzz FuzzSIMDKleene ./internal/kernels
@@ -202,6 +203,25 @@ func FuzzSIMDKleene(f *testing.F) {
 		for _, or := range []bool{false, true} {
 			if err := simdKleeneSame(or, x, y, vx, vy); err != nil {
 				t.Fatal(err)
+			}
+		}
+		// The bitwise kernels, on x and y.
+		for _, set := range simdCases() {
+			for _, op := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+				dst := make([]uint64, n)
+				done := simdWords(set, op[0], op[1], dst, x, y)
+				for k := range done {
+					want := x[k] & y[k]
+					switch {
+					case op[1]:
+						want = ^x[k]
+					case op[0]:
+						want = x[k] | y[k]
+					}
+					if dst[k] != want {
+						t.Fatalf("%s or %v not %v: word %d is %#x, want %#x", set.name, op[0], op[1], k, dst[k], want)
+					}
+				}
 			}
 		}
 	})
