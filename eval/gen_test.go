@@ -358,9 +358,14 @@ func (g *gen) compound(t dtype.DType, depth int) *expr.Bound {
 	case t.IsDecimal():
 		return g.decimal(t, depth)
 	case t.IsUtf8():
+		if g.chance(0.1) {
+			return g.temporalCall(t, depth) // reference_temporal_test.go
+		}
 		return g.stringExpr(depth)
 	case t.IsList():
 		return g.listExpr(t, depth)
+	case t.ExtID() == dtype.ExtDate:
+		return g.temporalCall(t, depth)
 	}
 	return nil
 }
@@ -368,6 +373,9 @@ func (g *gen) compound(t dtype.DType, depth int) *expr.Bound {
 func (g *gen) numeric(t dtype.DType, depth int) *expr.Bound {
 	switch g.intn(7) {
 	case 6:
+		if g.chance(0.4) {
+			return g.temporalCall(t, depth) // reference_temporal_test.go
+		}
 		return g.mathCall(t, depth) // reference_math_test.go
 	case 0:
 		if t.PType() == dtype.I64 {

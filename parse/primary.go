@@ -288,7 +288,7 @@ func (p *parser) caseExpr() (expr.Expr, error) {
 
 // specialFunctions are names the parser handles itself; they are offered as
 // suggestions for misspelled names too.
-var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif", "position"}
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif", "position", "extract"}
 
 // call reads name(args…): struct_select and struct_exclude, or a function
 // from the registry (names are case-insensitive).
@@ -305,6 +305,8 @@ func (p *parser) call() (expr.Expr, error) {
 			return p.conditional(lower)
 		case "position":
 			return p.position()
+		case "extract":
+			return p.extract()
 		}
 	}
 	f, ok := p.lookup(nameTok.text)
@@ -411,6 +413,35 @@ func (p *parser) position() (expr.Expr, error) {
 		return nil, p.errAt(nameTok.start, nil, "position(… IN …) needs the function strpos, which the registry does not have")
 	}
 	return expr.Apply(f, s, needle), nil
+}
+
+// extract reads SQL's extract(part FROM x), which is date_part('part', x);
+// the part is a name or a string.
+func (p *parser) extract() (expr.Expr, error) {
+	nameTok := p.tok
+	p.next()
+	p.next() // '('
+	partTok := p.tok
+	if partTok.kind != tokIdent && partTok.kind != tokString && partTok.kind != tokQuoted {
+		return nil, p.errAt(partTok.start, nil, "extract takes a part such as year, as in extract(year FROM x), found %s", describe(partTok))
+	}
+	part := strings.ToLower(partTok.text)
+	p.next()
+	if err := p.keyword("from", " in extract(part FROM x)"); err != nil {
+		return nil, err
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.punct(")", " to close extract("); err != nil {
+		return nil, err
+	}
+	f, ok := p.lookup(fn.IDDatePart)
+	if !ok {
+		return nil, p.errAt(nameTok.start, nil, "extract(… FROM …) needs the function date_part, which the registry does not have")
+	}
+	return expr.Apply(f, expr.LitScalar(scalar.String(part)), x), nil
 }
 
 // lookup finds a function by name, ignoring case: the name as written, in
