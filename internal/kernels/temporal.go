@@ -27,26 +27,26 @@ type Part uint8
 
 // The fields.
 const (
-	PartYear        Part = iota
-	PartQuarter          // 1…4
-	PartMonth            // 1…12
-	PartDay              // day of the month, 1…31
-	PartDayOfWeek        // Sunday 0 … Saturday 6
-	PartISODayOfWeek     // Monday 1 … Sunday 7
-	PartDayOfYear        // 1…366
-	PartWeek             // ISO week, 1…53
-	PartISOYear          // the year the ISO week belongs to
-	PartYearWeek         // ISO year · 100 ± ISO week
-	PartDecade           // year / 10, toward zero
-	PartCentury          // 20 for 1901…2000; -1 for -99…0
-	PartMillennium       // 2 for 1001…2000
-	PartEra              // 1 for years > 0, else 0
-	PartHour             // 0…23
-	PartMinute           // 0…59
-	PartSecond           // 0…59
-	PartMillisecond      // seconds · 1000 + milliseconds
-	PartMicrosecond      // seconds · 10⁶ + microseconds
-	PartEpoch            // seconds since 1970-01-01 00:00:00 (f64)
+	PartYear         Part = iota
+	PartQuarter           // 1…4
+	PartMonth             // 1…12
+	PartDay               // day of the month, 1…31
+	PartDayOfWeek         // Sunday 0 … Saturday 6
+	PartISODayOfWeek      // Monday 1 … Sunday 7
+	PartDayOfYear         // 1…366
+	PartWeek              // ISO week, 1…53
+	PartISOYear           // the year the ISO week belongs to
+	PartYearWeek          // ISO year · 100 ± ISO week
+	PartDecade            // year / 10, toward zero
+	PartCentury           // 20 for 1901…2000; -1 for -99…0
+	PartMillennium        // 2 for 1001…2000
+	PartEra               // 1 for years > 0, else 0
+	PartHour              // 0…23
+	PartMinute            // 0…59
+	PartSecond            // 0…59
+	PartMillisecond       // seconds · 1000 + milliseconds
+	PartMicrosecond       // seconds · 10⁶ + microseconds
+	PartEpoch             // seconds since 1970-01-01 00:00:00 (f64)
 )
 
 // Temporal says how a date or timestamp is stored.

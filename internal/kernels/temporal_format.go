@@ -270,7 +270,9 @@ func Strptime(mem memory.Allocator, f *TimeFormat, s, format datum.Datum, ret dt
 	})
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // parse reads s as f says, in microseconds; msg says what did not match.
 func (f *TimeFormat) parse(s string) (int64, string) {
