@@ -53,7 +53,6 @@ import (
 // round(x, n) of a double for n ≤ -290 or so gives 0 where the rounded value
 // overflows (round(1.7e308, -308) is 0), which only doubles within a few
 // percent of the largest one reach.
-
 var (
 	Round Function = rounding{simple{IDRound}, RoundHalfAway} // round(x[, n])
 	Trunc Function = rounding{simple{IDTrunc}, RoundTrunc}    // trunc(x[, n])
