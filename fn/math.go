@@ -74,12 +74,12 @@ var (
 	Greatest Function = extreme{simple{IDGreatest}, true} // greatest(a, …)
 	Least    Function = extreme{simple{IDLeast}, false}   // least(a, …)
 
-	BitAnd     Function = bitwise{simple{IDBitAnd}, BitOpAnd}          // a & b
-	BitOr      Function = bitwise{simple{IDBitOr}, BitOpOr}            // a | b
-	BitXor     Function = bitwise{simple{IDBitXor}, BitOpXor}          // xor(a, b)
-	ShiftLeft  Function = bitwise{simple{IDShiftLeft}, BitOpShiftLeft} // a << n
-	ShiftRight Function = bitwise{simple{IDShiftRight}, BitOpShiftRight}
-	BitNot     Function = bitNot{simple{IDBitNot}} // ~a
+	BitAnd     Function = bitwise{simple{IDBitAnd}, BitOpAnd}            // a & b
+	BitOr      Function = bitwise{simple{IDBitOr}, BitOpOr}              // a | b
+	BitXor     Function = bitwise{simple{IDBitXor}, BitOpXor}            // xor(a, b)
+	ShiftLeft  Function = bitwise{simple{IDShiftLeft}, BitOpShiftLeft}   // a << n
+	ShiftRight Function = bitwise{simple{IDShiftRight}, BitOpShiftRight} // a >> n
+	BitNot     Function = bitNot{simple{IDBitNot}}                       // ~a
 )
 
 // The ids of the numeric functions.
@@ -132,6 +132,8 @@ type ArgTyper interface {
 // arguments (nil for the others), instead of ReturnType.
 type ConstTyper interface {
 	Function
+	// ReturnTypeConst is ReturnType given also consts[i], the value of
+	// argument i when it is a literal (nil otherwise).
 	ReturnTypeConst(args []dtype.DType, consts []*scalar.Scalar) (dtype.DType, error)
 }
 
