@@ -1,0 +1,94 @@
+package bench
+
+// Generators of the date and time functions (colexpr's fn/temporal.go) for
+// the differential test: the parts (year(x), date_part('part', x)),
+// date_diff, last_day, make_date, strftime, and, inside them, the
+// timestamps date_trunc and strptime make. The generator has no TIMESTAMP
+// type of its own: a timestamp is only ever an argument of these
+// functions, built here (its node carries the type gDate, which is only
+// read to print casts, and no cast is printed around it).
+
+// datePartPool are parts of date_part in both dialects (DuckDB's
+// abbreviations included).
+var datePartPool = []string{"year", "quarter", "month", "day", "dayofweek", "dow", "isodow", "dayofyear", "doy",
+	"week", "isoyear", "yearweek", "decade", "century", "millennium", "era", "hour", "minute", "second",
+	"millisecond", "microsecond", "Month", "yr"}
+
+// shorthandPool are the shorthand functions of date_part.
+var shorthandPool = []string{"year", "quarter", "month", "day", "dayofweek", "isodow", "dayofyear", "week",
+	"isoyear", "yearweek", "decade", "century", "millennium", "era", "hour", "minute", "second",
+	"millisecond", "microsecond", "dayofmonth", "weekday", "weekofyear"}
+
+// truncPool are parts of date_trunc.
+var truncPool = []string{"millennium", "century", "decade", "year", "quarter", "month", "week", "isoyear", "day", "hour"}
+
+// diffPartPool are parts of date_diff.
+var diffPartPool = []string{"year", "quarter", "month", "week", "day", "isoyear", "decade", "century", "millennium",
+	"hour", "minute", "second", "millisecond", "microsecond", "dow", "doy"}
+
+// strftimePool are strftime formats.
+var strftimePool = []string{"%Y-%m-%d", "%d/%m/%y %H:%M:%S", "%a %-d %B %Y", "%j %w %u %V %G %U %W",
+	"%I %p %f %g", "%A, %b %-m %-j", "%c", "%x %X", "%%Y"}
+
+func init() {
+	familyGens[gI64] = append(familyGens[gI64], temporalPart, temporalDiff)
+	familyGens[gF64] = append(familyGens[gF64], temporalEpoch)
+	familyGens[gDate] = append(familyGens[gDate], temporalDate)
+	familyGens[gStr] = append(familyGens[gStr], temporalFormat)
+}
+
+func strLit(s string) *gnode { return &gnode{t: gStr, kind: "lit", text: "'" + s + "'"} }
+
+// when is a date or a timestamp: a date, date_trunc of one, or strptime of
+// its text.
+func (g *gen) when(d int) *gnode {
+	x := g.expr(gDate, d)
+	switch g.pick(4) {
+	case 0:
+		return mcall(gDate, "date_trunc", "", strLit(truncPool[g.pick(len(truncPool))]), x)
+	case 1:
+		f := []string{"%Y-%m-%d", "%d.%m.%Y"}[g.pick(2)]
+		return mcall(gDate, "strptime", "", mcall(gStr, "strftime", "", x, strLit(f)), strLit(f))
+	}
+	return x
+}
+
+// temporalPart is a part of a date or timestamp, BIGINT in both.
+func temporalPart(g *gen, d int) *gnode {
+	if g.pick(2) == 0 {
+		return mcall(gI64, shorthandPool[g.pick(len(shorthandPool))], "", g.when(d))
+	}
+	return mcall(gI64, "date_part", "", strLit(datePartPool[g.pick(len(datePartPool))]), g.when(d))
+}
+
+// temporalDiff is date_diff (or datediff) of two dates or timestamps.
+func temporalDiff(g *gen, d int) *gnode {
+	name := []string{"date_diff", "datediff"}[g.pick(2)]
+	return mcall(gI64, name, "", strLit(diffPartPool[g.pick(len(diffPartPool))]), g.when(d), g.when(d))
+}
+
+// temporalEpoch is the epoch of a date or timestamp, DOUBLE in both (whole
+// seconds here, exact in both).
+func temporalEpoch(g *gen, d int) *gnode {
+	if g.pick(2) == 0 {
+		return mcall(gF64, "epoch", "", g.when(d))
+	}
+	return mcall(gF64, "date_part", "", strLit("epoch"), g.when(d))
+}
+
+// temporalDate is last_day of a date or timestamp, or make_date of parts.
+func temporalDate(g *gen, d int) *gnode {
+	if g.pick(2) == 0 {
+		return mcall(gDate, "last_day", "", g.when(d))
+	}
+	day := mcall(gI64, "day", "", g.expr(gDate, d))
+	if g.pick(3) == 0 {
+		day = g.expr(gI64, d)
+	}
+	return mcall(gDate, "make_date", "", mcall(gI64, "year", "", g.expr(gDate, d)), mcall(gI64, "month", "", g.expr(gDate, d)), day)
+}
+
+// temporalFormat is strftime of a date or timestamp.
+func temporalFormat(g *gen, d int) *gnode {
+	return mcall(gStr, "strftime", "", g.when(d), strLit(strftimePool[g.pick(len(strftimePool))]))
+}
