@@ -267,7 +267,7 @@ func refSortOrder(a, b scalar.Scalar) int {
 func refListExtreme(t dtype.DType, v []scalar.Scalar, sign int) (scalar.Scalar, error) {
 	var best *scalar.Scalar
 	for _, e := range refNonNull(v[0]) {
-		if best == nil || refSortOrder(e, *best)*sign > 0 || refZeroOverNegZero(e, *best) {
+		if best == nil || refSortOrder(e, *best)*sign >= 0 { // the last of equal ones, as DuckDB
 			e := e
 			best = &e
 		}
@@ -276,14 +276,6 @@ func refListExtreme(t dtype.DType, v []scalar.Scalar, sign int) (scalar.Scalar, 
 		return scalar.Null(t), nil
 	}
 	return best.WithDType(t), nil
-}
-
-// refZeroOverNegZero: DuckDB's list_min and list_max take 0 over an equal
-// -0.
-func refZeroOverNegZero(e, best scalar.Scalar) bool {
-	x, ok := e.Value().(float64)
-	y, _ := best.Value().(float64)
-	return ok && x == 0 && y == 0 && !math.Signbit(x) && math.Signbit(y)
 }
 
 func refListCount(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {

@@ -120,7 +120,6 @@ func (a aggInput) extreme(mem memory.Allocator, greatest bool) (arrow.Array, err
 	if err != nil {
 		return nil, err
 	}
-	negZero := negZeroOf(a.lv.child)
 	pick := make([]int32, a.n)
 	for i := range pick {
 		pick[i] = -1
@@ -137,11 +136,10 @@ func (a aggInput) extreme(mem memory.Allocator, greatest bool) (arrow.Array, err
 				pick[i] = int32(p)
 				continue
 			}
-			switch c := cmp(p, int(best)); {
-			case c > 0 && greatest, c < 0 && !greatest:
+			// Of equal elements the last wins, as in DuckDB (seen with -0
+			// and 0: list_min([0, -0]) is -0, list_min([-0, 0]) is 0).
+			if c := cmp(p, int(best)); (c >= 0) == greatest || c == 0 {
 				pick[i] = int32(p)
-			case c == 0 && negZero != nil && negZero(int(best)) && !negZero(p):
-				pick[i] = int32(p) // DuckDB prefers 0 to -0, in min and max
 			}
 		}
 	}
@@ -432,18 +430,4 @@ func avgDecimal(mem memory.Allocator, a aggInput, vals []decimal128.Num, scale i
 		words[i>>6] |= b2u(c > 0) << uint(i&63)
 	}
 	return aggArray(arrow.PrimitiveTypes.Float64, a.n, buf, vbuf, words), nil
-}
-
-// negZeroOf reports whether element j of a float array is -0; nil for
-// other arrays.
-func negZeroOf(arr arrow.Array) func(j int) bool {
-	switch arr.DataType().ID() {
-	case arrow.FLOAT64:
-		vals := valuesOf[float64](arr)
-		return func(j int) bool { return vals[j] == 0 && math.Signbit(vals[j]) }
-	case arrow.FLOAT32:
-		vals := valuesOf[float32](arr)
-		return func(j int) bool { return vals[j] == 0 && math.Signbit(float64(vals[j])) }
-	}
-	return nil
 }

@@ -141,10 +141,17 @@ func ListValue(mem memory.Allocator, args []datum.Datum, ret dtype.DType, n int)
 			a = d.Array()
 			a.Retain()
 		}
+		arrs[j] = a
 		if !arrow.TypeEqual(a.DataType(), elemType) {
-			return datum.Datum{}, fmt.Errorf("list_value argument %d is an Arrow %s array, want %s", j+1, a.DataType(), elemType)
+			if a.DataType().ID() != elemType.ID() {
+				return datum.Datum{}, fmt.Errorf("list_value argument %d is an Arrow %s array, want %s", j+1, a.DataType(), elemType)
+			}
+			// The same layout, nested fields of another nullability.
+			arrs[j] = relabel(a, ret.Elem())
+			a.Release()
+			a = arrs[j]
 		}
-		arrs[j], bases[j] = a, int32(total)
+		bases[j] = int32(total)
 		total += a.Len()
 	}
 	var child arrow.Array
