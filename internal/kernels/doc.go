@@ -4,7 +4,10 @@
 // function in errors; everything that touches a value lives here. This page
 // describes the fixed-width kernels (arithmetic, comparison, boolean, null
 // tests, casts); the string, LIKE, list and struct kernels (the files
-// string*, like*, list*, struct*) follow the same conventions.
+// string*, like*, list*, struct*) and the numeric functions (math*.go:
+// rounding, the f64 functions, sign, greatest and least, the bitwise
+// operators, each file's doc says what it computes and raises) follow the
+// same conventions.
 //
 // Package eval moves rows between arrays with this package too: Gather
 // takes rows by position (filters, CASE branches, lambdas) and Scatter
