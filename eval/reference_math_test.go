@@ -12,6 +12,7 @@ import (
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -24,17 +25,19 @@ func init() {
 		fn.IDFloor: fn.RoundFloor, fn.IDCeil: fn.RoundCeil} {
 		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refRound(mode, t, v) }
 	}
+	// log10 is fdlibm's formula, as DuckDB's C library computes it
+	// (kernels.Log10: the reference does not write it a second time).
 	for id, f := range map[string]func(float64) float64{fn.IDSqrt: math.Sqrt, fn.IDCbrt: math.Cbrt, fn.IDExp: math.Exp,
-		fn.IDLn: math.Log, fn.IDLog10: math.Log10, fn.IDLog2: math.Log2} {
+		fn.IDLn: math.Log, fn.IDLog10: kernels.Log10, fn.IDLog2: math.Log2} {
 		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 			return mk(t, f(v[0].Value().(float64))), nil
 		}
 	}
 	refFuncs[fn.IDLog] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		if len(v) == 1 {
-			return mk(t, math.Log10(v[0].Value().(float64))), nil
+			return mk(t, kernels.Log10(v[0].Value().(float64))), nil
 		}
-		return mk(t, math.Log(v[1].Value().(float64))/math.Log(v[0].Value().(float64))), nil
+		return mk(t, kernels.Log10(v[1].Value().(float64))/kernels.Log10(v[0].Value().(float64))), nil
 	}
 	refFuncs[fn.IDPower] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		return mk(t, math.Pow(v[0].Value().(float64), v[1].Value().(float64))), nil

@@ -19,7 +19,7 @@ import (
 //	sqrt cbrt exp ln log10  f64 (numbers are cast to f64): IEEE results, no
 //	log2 log(x) log(b, x)   errors: sqrt(-1) and ln(-1) are NaN, ln(0) -Inf,
 //	power(x, y)             as in DuckDB; log(x) is log10(x), log(b, x) is
-//	                        ln(x) / ln(b)
+//	                        log10(x) / log10(b)
 //	sign(x)                 i8: -1, 0 or 1 (0 for NaN and ±0)
 //	pi()                    f64
 //	greatest, least         the arguments' common type; nulls are skipped (null

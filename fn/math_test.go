@@ -131,6 +131,12 @@ func TestFloatMath(t *testing.T) {
 		{name: "exp", f: fn.Exp, args: []fkArg{col("f64", "[0, 7]")}, want: "[1, 1096.6331584284585]"},
 		{name: "ln", f: fn.Ln, args: []fkArg{col("f64", "[1, 7]")}, want: "[0, 1.9459101490553132]"},
 		{name: "log10", f: fn.Log10, args: []fkArg{col("f64", "[1000, 7]")}, want: "[3, 0.8450980400142568]"},
+		// log10 as the C library computes it: Go's math.Log10 gives
+		// 3.830239334721229 and 1.9134297166639016 for the first and last.
+		{name: "log10 as DuckDB", f: fn.Log10, args: []fkArg{col("f64", "[6764.556596678251, 0.0007978023493886131, 81.92750264193613, 5e-324, 0, -1]")},
+			want: `[3.8302393347212296, -3.09810468910288, 1.9134297166639018, -323.3062153431158, "-Inf", "NaN"]`},
+		{name: "log base as DuckDB", f: fn.Log, args: []fkArg{lit("f64", "2.5"), col("f64", "[6764.556596678251, 0.0007978023493886131]")},
+			want: "[9.625167741999832, -7.785356138081064]"},
 		{name: "log", f: fn.Log, args: []fkArg{col("f64", "[7]")}, want: "[0.8450980400142568]"},
 		{name: "log2", f: fn.Log2, args: []fkArg{col("f64", "[8, 7]")}, want: "[3, 2.807354922057604]"},
 		{name: "log base", f: fn.Log, args: []fkArg{lit("f64", "2"), col("f64", "[8, null]")}, want: "[3, null]"},
