@@ -120,10 +120,20 @@ func listReduceGen(t gtype) func(g *gen, d int) *gnode {
 func listSumGen(g *gen, d int) *gnode {
 	t := []gtype{gI8, gI16, gI32, gU8, gU32}[g.pick(5)]
 	xs := g.list(t, d)
-	if g.pick(3) == 0 {
+	switch g.pick(5) {
+	case 0:
 		xs = lcall(t, "list_distinct", xs)
+	case 1:
+		// an index parameter: x + i is BIGINT in both
+		xs = lcall(gI64, "list_transform", xs, &gnode{t: gI64, kind: "lit", text: "lambda x, i: x + i"})
+	case 2:
+		xs = lcall(t, "list_filter", xs, &gnode{t: gBool, kind: "lit", text: "lambda x, i: i % 2 = 1 OR x > 0"})
 	}
-	return &gnode{t: gI64, kind: "cast", kids: []*gnode{lcall(gI64, "list_sum", xs)}}
+	sum := lcall(gI64, "list_sum", xs)
+	if g.pick(3) == 0 {
+		sum = lcall(gI64, "list_aggregate", xs, &gnode{t: gStr, kind: "lit", text: "'sum'"})
+	}
+	return &gnode{t: gI64, kind: "cast", kids: []*gnode{sum}}
 }
 
 func listCountGen(g *gen, d int) *gnode {

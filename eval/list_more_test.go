@@ -51,6 +51,7 @@ func TestListMore(t *testing.T) {
 		{"list_min(xs)", `[1,null,null,4,null]`},
 		{"list_max(fs)", `[2,null,null,null,3]`},
 		{"list_count(xs)", `[3,null,0,3,0]`},
+		{"list_aggregate(xs, 'max')", `[3,null,null,5,null]`},
 		{"list_sort(xs)", `[[1,2,3,null],null,[],[4,5,5],[null]]`},
 		{"list_sort(xs, 'DESC', 'NULLS FIRST')", `[[null,3,2,1],null,[],[5,5,4],[null]]`},
 		{"list_reverse_sort(xs)", `[[3,2,1,null],null,[],[5,5,4],[null]]`},

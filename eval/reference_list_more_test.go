@@ -114,6 +114,11 @@ func init() {
 	} {
 		refFuncs[id] = op
 	}
+	refFuncs[fn.IDListAggregate] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		id := map[string]string{"sum": fn.IDListSum, "avg": fn.IDListAvg, "mean": fn.IDListAvg, "min": fn.IDListMin,
+			"max": fn.IDListMax, "count": fn.IDListCount}[strings.ToLower(v[1].Value().(string))]
+		return refFuncs[id](t, v[:1])
+	}
 }
 
 // refElems are the elements of a list value (none for null).
@@ -402,7 +407,7 @@ var listMoreExprs = []string{
 	"list_sum(xs)", "list_sum(fx)", "list_sum(list_value(u64, u64))", "list_sum(list_value(d, d))", "list_sum(list_value(f64, f64))",
 	"list_avg(xs)", "list_avg(list_value(d2, d2))", "list_avg(list_value(i64, i64))", "list_avg(list_value(f32))",
 	"list_min(xs)", "list_max(fx)", "list_min(list_value(s, s2))", "list_max(list_value(f64, f64, f32))", "list_max(list_value(b, b))",
-	"list_count(xs)", "list_count(fx)",
+	"list_count(xs)", "list_count(fx)", "list_aggregate(xs, 'sum')", "list_aggr(fx, 'MIN')", "aggregate(list_value(d, d2), 'avg')",
 	"list_sort(xs)", "list_sort(fx, 'DESC')", "list_sort(list_value(s, s2, s), 'ASC', 'NULLS FIRST')", "list_reverse_sort(list_value(f64, f64, d))",
 	"list_reverse(xs)", "list_reverse(fx)", "list_distinct(xs)", "list_distinct(list_value(f64, f64, f32))",
 	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))",

@@ -39,7 +39,14 @@
 // round, trunc, floor, ceil (ceiling), sqrt, cbrt, exp, ln, log, log10,
 // log2, power (pow), sign, pi, greatest, least and the bitwise operators
 // & | xor << >> ~ (bitwise_and, bitwise_or, xor, shift_left, shift_right,
-// bitwise_not); mod(a, b) is the % operator.
+// bitwise_not); mod(a, b) is the % operator. The DuckDB-dialect list
+// functions (list_more.go) are list_value, list_slice (array_slice, on
+// lists and strings), list_sum, list_avg, list_min, list_max, list_count,
+// list_aggregate, list_sort, list_reverse_sort, list_reverse,
+// list_distinct, list_has_any, list_has_all, list_position, list_concat
+// (and || on lists), flatten and list_reduce; list_element also reads a
+// character of a string, and list_transform and list_filter give their
+// lambda the element's index as an optional second parameter.
 package fn
 
 import (

@@ -1,6 +1,11 @@
 package fn
 
-import "github.com/colexpr/colexpr/dtype"
+import (
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/scalar"
+)
 
 // More list functions, as DuckDB defines them. They work on List and
 // FixedSizeList (a list result is a List); list_slice and list_element
@@ -17,6 +22,9 @@ import "github.com/colexpr/colexpr/dtype"
 //	list_avg(xs)                  f64; null when no non-null element
 //	list_min(xs), list_max(xs)    the element type, in list_sort's order; null when no non-null element
 //	list_count(xs)                i64, the non-null elements
+//	list_aggregate(xs, 'name')    one of the above by name: 'sum', 'avg' (or 'mean'), 'min', 'max',
+//	                              'count'; the name must be a literal (aliases list_aggr, aggregate,
+//	                              array_aggregate, array_aggr)
 //	list_sort(xs[, order[, nulls]])  order 'ASC' (default) or 'DESC', nulls 'NULLS LAST' (default) or
 //	                              'NULLS FIRST'; NaN sorts above every number, strings by bytes
 //	list_reverse_sort(xs[, nulls])   list_sort(xs, 'DESC', nulls)
@@ -56,6 +64,7 @@ var (
 	ListConcat      Function = listConcat{simple{IDListConcat}}
 	Flatten         Function = flatten{simple{IDFlatten}}
 	ListReduce      Function = listReduce{simple{IDListReduce}}
+	ListAggregate   Function = listAggregate{simple{IDListAggregate}}
 )
 
 // The ids of the functions above.
@@ -77,6 +86,7 @@ const (
 	IDListConcat      = "list_concat"
 	IDFlatten         = "flatten"
 	IDListReduce      = "list_reduce"
+	IDListAggregate   = "list_aggregate"
 )
 
 // OptionalLambdaParams is a higher-order function whose lambda at argument
@@ -111,12 +121,13 @@ func init() {
 		IDListConcat:      call(CoerceCombine, ""),
 		IDFlatten:         call(CoerceNone, ""),
 		IDListReduce:      {Prec: PrecPostfix, Lazy: true},
+		IDListAggregate:   call(CoerceNone, ""),
 	} {
 		builtinProperties[id] = p
 	}
 	for _, f := range []Function{ListValue, ListSlice, ListSum, ListAvg, ListMin, ListMax, ListCount,
 		ListSort, ListReverseSort, ListReverse, ListDistinct, ListHasAny, ListHasAll, ListPosition,
-		ListConcat, Flatten, ListReduce} {
+		ListConcat, Flatten, ListReduce, ListAggregate} {
 		mustRegister(f)
 	}
 	for alias, f := range map[string]Function{
@@ -124,7 +135,8 @@ func init() {
 		"array_reverse": ListReverse, "array_distinct": ListDistinct, "list_indexof": ListPosition,
 		"array_position": ListPosition, "array_indexof": ListPosition, "array_has_any": ListHasAny,
 		"array_has_all": ListHasAll, "list_cat": ListConcat, "array_concat": ListConcat, "array_cat": ListConcat,
-		"array_reduce": ListReduce, "array_value": ListValue,
+		"array_reduce": ListReduce, "array_value": ListValue, "list_aggr": ListAggregate, "aggregate": ListAggregate,
+		"array_aggregate": ListAggregate, "array_aggr": ListAggregate,
 	} {
 		if err := Default.Alias(alias, f); err != nil {
 			panic(err)
@@ -374,4 +386,43 @@ func (l listReduce) ReturnType(args []dtype.DType) (dtype.DType, error) {
 		return dtype.DType{}, argErr(l, 1, "lambda returns %s, want the accumulator's type %s (cast the body)", args[1], acc.AsNonNullable())
 	}
 	return acc.AsNullable(), nil
+}
+
+// listAggregates are the aggregates list_aggregate knows, by name.
+var listAggregates = map[string]Function{
+	"sum": ListSum, "avg": ListAvg, "mean": ListAvg, "min": ListMin, "max": ListMax, "count": ListCount,
+}
+
+// listAggregate is list_aggregate(xs, 'name'): the list aggregate of that
+// name (a literal, so that the call has a type).
+type listAggregate struct{ simple }
+
+func (l listAggregate) Arity() Arity { return Exactly(2) }
+
+// aggregate is the function name stands for.
+func (l listAggregate) aggregate(name string) (Function, error) {
+	f, ok := listAggregates[strings.ToLower(name)]
+	if !ok {
+		return nil, argErr(l, 1, "names no aggregate: %q (want 'sum', 'avg', 'mean', 'min', 'max' or 'count')", name)
+	}
+	return f, nil
+}
+
+func (l listAggregate) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	return l.ReturnTypeConst(args, nil)
+}
+
+// ReturnTypeConst types the call by the aggregate its literal name names.
+func (l listAggregate) ReturnTypeConst(args []dtype.DType, consts []*scalar.Scalar) (dtype.DType, error) {
+	if !args[1].IsUtf8() {
+		return dtype.DType{}, argErr(l, 1, "has type %s, want the name of an aggregate such as 'sum'", args[1])
+	}
+	if len(consts) < 2 || consts[1] == nil || consts[1].IsNull() {
+		return dtype.DType{}, argErr(l, 1, "must be a literal name such as 'sum'")
+	}
+	f, err := l.aggregate(consts[1].Value().(string))
+	if err != nil {
+		return dtype.DType{}, err
+	}
+	return f.ReturnType(args[:1])
 }

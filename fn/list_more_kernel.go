@@ -23,6 +23,9 @@ var (
 	_ Kernel = listPosition{}
 	_ Kernel = listConcat{}
 	_ Kernel = flatten{}
+	_ Kernel = listAggregate{}
+
+	_ ConstTyper = listAggregate{}
 
 	_ HigherOrder          = listReduce{}
 	_ OptionalLambdaParams = listReduce{}
@@ -144,4 +147,20 @@ func (l flatten) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.
 	}
 	out, err := kernels.Flatten(ctxMem(ctx), args[0], ret)
 	return out, kernelError(l.ID(), err)
+}
+
+// Eval evaluates list_aggregate with the aggregate its name names.
+func (l listAggregate) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(l, args); err != nil {
+		return datum.Datum{}, err
+	}
+	name, ok := args[1].Scalar().Value().(string)
+	if !args[1].IsScalar() || !ok {
+		return datum.Datum{}, fmt.Errorf("%s: argument 2 must be a literal name: %w", l.id, errs.ErrInvalidArgument)
+	}
+	f, err := l.aggregate(name)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return f.(Kernel).Eval(ctx, args[:1], ret)
 }
