@@ -225,7 +225,11 @@ func IsNull(mem memory.Allocator, not bool, x datum.Datum, ret dtype.DType) (dat
 	}
 	va := ValidityOf(x.Array())
 	values, words := NewBits(mem, n)
-	for k := range words {
+	k0 := 0 // the words the SIMD kernels (simd.go) did, when aligned
+	if wv := va.Words(len(words)); wv != nil {
+		k0 = wordsFast(false, true, words, wv, nil)
+	}
+	for k := k0; k < len(words); k++ {
 		words[k] = ^va.Word(k)
 	}
 	maskTail(words, n)

@@ -105,7 +105,7 @@
 //     a bound on the operands' significant bits, exact test left to the
 //     rescan;
 //   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides,
-//     AND and OR without nulls and NOT (word-aligned);
+//     AND and OR without nulls, NOT and IS NULL (word-aligned);
 //   - bitmap → selection vector (SelectRows; AVX-512 only, VPCOMPRESSD).
 //
 // Each kernel does the whole blocks it can (64 rows for a comparison, four

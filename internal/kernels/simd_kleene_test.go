@@ -182,8 +182,8 @@ func TestSIMDWords(t *testing.T) {
 	}
 }
 
-// TestSIMDLogicNoNulls runs Logic without nulls and Not over sliced bool
-// arrays under each set and the portable loops.
+// TestSIMDLogicNoNulls runs Logic without nulls, Not and IsNull over
+// sliced bool arrays under each set and the portable loops.
 func TestSIMDLogicNoNulls(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -218,6 +218,7 @@ func TestSIMDLogicNoNulls(t *testing.T) {
 				"not nullable": func() (datum.Datum, error) {
 					return Not(mem, z, dtype.Bool(true))
 				},
+				"is null": func() (datum.Datum, error) { return IsNull(mem, false, z, dtype.Bool(false)) },
 			}
 			for name, call := range calls {
 				var want datum.Datum
@@ -225,7 +226,13 @@ func TestSIMDLogicNoNulls(t *testing.T) {
 				for _, set := range simdCases() {
 					var got datum.Datum
 					withActive(set, func() { got = mustDatum(t, call) })
-					if !array.Equal(got.Array(), want.Array()) {
+					same := got.IsScalar() == want.IsScalar()
+					if same && got.IsScalar() {
+						same = fmt.Sprint(got.Scalar().Value()) == fmt.Sprint(want.Scalar().Value())
+					} else if same {
+						same = array.Equal(got.Array(), want.Array())
+					}
+					if !same {
 						t.Fatalf("%s %s off %d n %d: the results differ", set.name, name, off, n)
 					}
 					got.Release()
