@@ -404,7 +404,12 @@ func (e extreme) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if err != nil {
 		return dtype.DType{}, err
 	}
-	if !t.IsNull() && !IsOrdered(t) {
+	switch {
+	case t.IsNull() || t.IsNumeric() || t.IsUtf8():
+	case t.IsTemporal() && IsOrdered(t):
+	case IsOrdered(t):
+		return dtype.DType{}, argErr(e, 0, "has type %s, which %s does not take (numbers, text, dates and times)", t, e.id)
+	default:
 		return dtype.DType{}, argErr(e, 0, "has type %s, which has no order", t)
 	}
 	nullable := true
