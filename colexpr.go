@@ -120,17 +120,67 @@ func (s *Schema) Compile(src string, o *Options) (*Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, errors.New("the expression is empty")
 	}
-	e, err := parse.Parse(src)
+	e, spans, err := parse.ParseSpans(src, parse.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return s.CompileExpr(e, o)
+	p, err := s.CompileExpr(e, o)
+	if err != nil {
+		return nil, locate(err, e, spans)
+	}
+	return p, nil
+}
+
+// SourceError is an error found after parsing (an unknown column, a type
+// error, a coercion that cannot be made) together with where in the text
+// the offending expression is. Its text is the error's, then the source
+// line with a caret under that place, as a parse error shows it.
+type SourceError struct {
+	Err error
+	Pos parse.Position
+}
+
+func (e *SourceError) Error() string { return e.Err.Error() + "\n" + e.Pos.Excerpt() }
+
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// nodeError is an error about one node of a tree, before it is known where
+// the node is in the text.
+type nodeError struct {
+	node expr.Expr
+	err  error
+}
+
+func (e *nodeError) Error() string { return e.err.Error() }
+func (e *nodeError) Unwrap() error { return e.err }
+
+// locate points err at the text of the node it is about, when it names
+// one (by node or by path) that the parser placed.
+func locate(err error, root expr.Expr, spans *parse.Spans) error {
+	var pos parse.Position
+	var ok bool
+	var ne *nodeError
+	var be *expr.BindError
+	var ce *coerce.Error
+	switch {
+	case errors.As(err, &ne):
+		err = ne.err
+		pos, ok = spans.PositionOf(ne.node)
+	case errors.As(err, &be):
+		pos, ok = spans.Position(root, be.Path)
+	case errors.As(err, &ce):
+		pos, ok = spans.Position(root, ce.Path)
+	}
+	if !ok {
+		return err
+	}
+	return &SourceError{Err: err, Pos: pos}
 }
 
 // CompileExpr compiles the tree e against s: coerce, bind, optimize.
 func (s *Schema) CompileExpr(e expr.Expr, o *Options) (*Program, error) {
 	if err := s.checkFields(e); err != nil {
-		return nil, err
+		return nil, err // a *nodeError, which Compile places in the text
 	}
 	st := Stages{Parsed: e}
 	var err error

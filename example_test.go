@@ -97,5 +97,9 @@ func ExampleNewSchema() {
 	// root: struct<qty: i32>
 	// qty * 2 > 10 <nil>
 	// column note cannot be read: colexpr does not support its Arrow type large_utf8
+	//   note IS NULL
+	//   ^
 	// unknown column "qyt"; did you mean qty?
+	//   qyt > 1
+	//   ^
 }

@@ -76,11 +76,12 @@ func (s *Schema) checkFields(e expr.Expr) error {
 	// base up: the tree may be as deep as expr.MaxDepth (or deeper, built in
 	// Go), and recursing down every chain from every link was quadratic.
 	var chain []fn.GetItemFn
+	var nodes []*expr.Call // the calls of chain
 	stack := []expr.Expr{e}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		chain = chain[:0]
+		chain, nodes = chain[:0], nodes[:0]
 		for {
 			c, ok := e.(*expr.Call)
 			if !ok || len(c.Args) != 1 {
@@ -90,7 +91,7 @@ func (s *Schema) checkFields(e expr.Expr) error {
 			if !ok {
 				break
 			}
-			chain = append(chain, g)
+			chain, nodes = append(chain, g), append(nodes, c)
 			e = c.Args[0]
 		}
 		if _, isRoot := e.(*expr.Root); isRoot && len(chain) > 0 {
@@ -102,7 +103,7 @@ func (s *Schema) checkFields(e expr.Expr) error {
 					for j := len(chain) - 1; j > i; j-- {
 						names = append(names, dtype.QuoteFieldName(chain[j].Field))
 					}
-					return s.unknownField(chain[i].Field, strings.Join(names, "."), t)
+					return &nodeError{node: nodes[i], err: s.unknownField(chain[i].Field, strings.Join(names, "."), t)}
 				}
 				t = t.Fields()[k].Type
 			}

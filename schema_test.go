@@ -1,6 +1,7 @@
 package colexpr
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,5 +43,41 @@ func TestLambdaExpected(t *testing.T) {
 	// An unknown column inside a lambda is still named as one.
 	if _, err := NewSchema(sc).Compile("list_transform(xs, x -> x + y)", nil); err == nil || !strings.Contains(err.Error(), `unknown column "y"`) {
 		t.Errorf("error %v, want unknown column y", err)
+	}
+}
+
+// TestErrorsPointAtTheText: an error found after parsing — an unknown
+// column, a type error, a coercion that cannot be made — shows the source
+// line with a caret under the expression it is about, as a parse error
+// does.
+func TestErrorsPointAtTheText(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "name", Type: arrow.BinaryTypes.String},
+		{Name: "xs", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)},
+	}, nil)
+	for _, tc := range []struct {
+		src       string
+		line, col int
+	}{
+		{"qty > 1 AND qyt < 2", 1, 13},              // unknown column
+		{"qty + lower(qty) > 1", 1, 13},             // lower(qty): argument 1 is not utf8
+		{"qty > 1 AND name > 2", 1, 13},             // utf8 with a number: no common type
+		{"list_any(xs, lambda x: x = name)", 1, 24}, // in a lambda's body
+		{"qty > 1\n  AND (name || 'x') + 1 > 0", 2, 7}, // the add starts at its (
+		{"NOT qty", 1, 1},
+	} {
+		_, err := NewSchema(sc).Compile(tc.src, nil)
+		var se *SourceError
+		if !errors.As(err, &se) {
+			t.Errorf("%q: got %v, want a *SourceError", tc.src, err)
+			continue
+		}
+		if se.Pos.Line != tc.line || se.Pos.Column != tc.col {
+			t.Errorf("%q: error at %d:%d, want %d:%d:\n%v", tc.src, se.Pos.Line, se.Pos.Column, tc.line, tc.col, err)
+		}
+		if !strings.HasSuffix(err.Error(), "^") {
+			t.Errorf("%q: the error shows no caret:\n%v", tc.src, err)
+		}
 	}
 }

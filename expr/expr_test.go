@@ -263,3 +263,27 @@ func TestFormatNilFunction(t *testing.T) {
 		t.Fatal("binding a call without a function succeeded")
 	}
 }
+
+func TestAt(t *testing.T) {
+	a, b := expr.Col("a"), expr.Col("b")
+	body := expr.Add(expr.V("x"), b)
+	tree := expr.Apply(fn.ListTransform, a, expr.Fn([]string{"x"}, body))
+	for _, tc := range []struct {
+		path string
+		want expr.Expr
+	}{
+		{"", tree},
+		{"args[0]", a},
+		{"args[1].body", body},
+		{"args[1].body.args[1]", b},
+		{"args[2]", nil},
+		{"args[1].args[0]", nil},
+		{"args[x]", nil},
+		{"body", nil},
+	} {
+		got, ok := expr.At(tree, tc.path)
+		if ok != (tc.want != nil) || got != tc.want {
+			t.Errorf("At(%q) = %v, %v; want %v", tc.path, got, ok, tc.want)
+		}
+	}
+}

@@ -88,6 +88,11 @@
 //
 // # Errors
 //
+// ParseSpans also records where each node of the tree is in the text
+// (Spans), so that an error found later — by binding, by coercion, by a
+// check of the columns — can point at the text too: colexpr.Schema.Compile
+// does so (colexpr.SourceError). Position.Excerpt renders the caret.
+//
 // A syntax error is an *Error with the line and column (in characters) and
 // a message saying what was expected and what was found; its Error method
 // shows the source line with a caret under the column:

@@ -32,23 +32,8 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	line, col := window(e.SourceLine, e.Column)
-	var b strings.Builder
-	fmt.Fprintf(&b, "parse error at %d:%d: %s\n  %s\n  ", e.Line, e.Column, e.Msg, line)
-	i := 1
-	for _, r := range line {
-		if i >= col {
-			break
-		}
-		if r == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-		i++
-	}
-	b.WriteByte('^')
-	return b.String()
+	pos := Position{Line: e.Line, Column: e.Column, Offset: e.Offset, SourceLine: e.SourceLine}
+	return fmt.Sprintf("parse error at %d:%d: %s\n%s", e.Line, e.Column, e.Msg, pos.Excerpt())
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -75,23 +60,13 @@ func window(line string, col int) (string, int) {
 
 // newError builds an Error at byte offset off of src.
 func newError(src string, off int, cause error, format string, args ...any) *Error {
-	if off > len(src) {
-		off = len(src)
-	}
-	lineStart := strings.LastIndexByte(src[:off], '\n') + 1
-	lineEnd := strings.IndexByte(src[off:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(src)
-	} else {
-		lineEnd += off
-	}
-	line, col := position(src, off)
+	pos := PositionAt(src, off)
 	return &Error{
-		Line:       line,
-		Column:     col,
-		Offset:     off,
+		Line:       pos.Line,
+		Column:     pos.Column,
+		Offset:     pos.Offset,
 		Msg:        fmt.Sprintf(format, args...),
-		SourceLine: strings.TrimSuffix(src[lineStart:lineEnd], "\r"),
+		SourceLine: pos.SourceLine,
 		Err:        cause,
 	}
 }

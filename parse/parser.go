@@ -31,7 +31,11 @@ func Parse(src string) (expr.Expr, error) { return ParseWith(src, Options{}) }
 
 // ParseWith is Parse with options.
 func ParseWith(src string, opts Options) (expr.Expr, error) {
-	p := &parser{src: src, reg: opts.Registry, maxDepth: opts.MaxDepth}
+	return parseWith(src, opts, nil)
+}
+
+func parseWith(src string, opts Options, spans map[expr.Expr]Span) (expr.Expr, error) {
+	p := &parser{src: src, reg: opts.Registry, maxDepth: opts.MaxDepth, spans: spans}
 	if p.reg == nil {
 		p.reg = fn.Default
 	}
@@ -57,6 +61,21 @@ type parser struct {
 	params   []string // lambda parameters in scope, innermost last
 	depth    int
 	maxDepth int
+	// spans, when asked for (ParseSpans), records where each node is.
+	spans map[expr.Expr]Span
+}
+
+// mark records that e spans the text from byte offset start to the end of
+// the last token read, unless e already has a span (the innermost reading
+// of a node is the most precise: (a + b) is a + b). It returns e.
+func (p *parser) mark(e expr.Expr, start int) expr.Expr {
+	if p.spans == nil || e == nil {
+		return e
+	}
+	if _, ok := p.spans[e]; !ok {
+		p.spans[e] = Span{Start: start, End: max(p.prev.end, start)}
+	}
+	return e
 }
 
 // next moves to the following token.
@@ -125,15 +144,23 @@ func (p *parser) expr() (expr.Expr, error) {
 	if p.depth > p.maxDepth {
 		return nil, p.tooDeep()
 	}
-	if params, ok := p.lambdaHead(); ok {
-		return p.lambda(params)
-	}
-	if p.tok.keyword("lambda") {
-		if params, ok := p.lambdaKeywordHead(); ok {
-			return p.lambdaKeyword(params)
+	start := p.tok.start
+	var e expr.Expr
+	var err error
+	params, ok := p.lambdaHead()
+	switch {
+	case ok:
+		e, err = p.lambda(params)
+	case p.tok.keyword("lambda"):
+		if params, ok = p.lambdaKeywordHead(); ok {
+			e, err = p.lambdaKeyword(params)
+			break
 		}
+		e, err = p.or()
+	default:
+		e, err = p.or()
 	}
-	return p.or()
+	return p.mark(e, start), err
 }
 
 // lambdaKeywordHead reports whether DuckDB's lambda form starts at the
@@ -249,24 +276,26 @@ func (p *parser) lambdaBody(params []string) (expr.Expr, error) {
 }
 
 func (p *parser) or() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.and()
 	for err == nil && p.tok.keyword("or") {
 		p.next()
 		var right expr.Expr
 		if right, err = p.and(); err == nil {
-			left = expr.Or(left, right)
+			left = p.mark(expr.Or(left, right), start)
 		}
 	}
 	return left, err
 }
 
 func (p *parser) and() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.not()
 	for err == nil && p.tok.keyword("and") {
 		p.next()
 		var right expr.Expr
 		if right, err = p.not(); err == nil {
-			left = expr.And(left, right)
+			left = p.mark(expr.And(left, right), start)
 		}
 	}
 	return left, err
@@ -275,7 +304,7 @@ func (p *parser) and() (expr.Expr, error) {
 // not reads prefix NOTs in a loop, so a long run of them costs no stack;
 // each counts one level of nesting.
 func (p *parser) not() (expr.Expr, error) {
-	n := 0
+	n, start := 0, p.tok.start
 	for p.tok.keyword("not") {
 		if err := p.nest(1); err != nil {
 			p.depth -= n
@@ -290,7 +319,7 @@ func (p *parser) not() (expr.Expr, error) {
 		return nil, err
 	}
 	for ; n > 0; n-- {
-		e = expr.Not(e)
+		e = p.mark(expr.Not(e), start)
 	}
 	return e, nil
 }
@@ -316,6 +345,7 @@ func (p *parser) atComparison() bool {
 // compare reads an additive expression and at most one comparison after
 // it: comparisons do not chain.
 func (p *parser) compare() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.bitwise()
 	if err != nil || !p.atComparison() {
 		return left, err
@@ -324,6 +354,10 @@ func (p *parser) compare() (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if not, ok := e.(*expr.Call); ok && not.Fn.ID() == fn.IDNot && len(not.Args) == 1 {
+		p.mark(not.Args[0], start) // x NOT IN (…): the IN itself
+	}
+	p.mark(e, start)
 	if p.atComparison() {
 		return nil, p.errAt(p.tok.start, nil, "comparisons do not chain: %s cannot follow a comparison without parentheses, as in (a < b) = c or a < b AND b < c", spell(p.tok))
 	}
@@ -445,19 +479,21 @@ var bitwiseOps = map[string]fn.Function{"&": fn.BitAnd, "|": fn.BitOr, "<<": fn.
 // left-associative, looser than + and - and tighter than comparisons, as in
 // DuckDB (1 + 2 << 1 is 6, 6 & 3 | 8 is 10, 5 & 3 = 1 is true).
 func (p *parser) bitwise() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.additive()
 	for err == nil && p.tok.kind == tokPunct && bitwiseOps[p.tok.text] != nil {
 		f := bitwiseOps[p.tok.text]
 		p.next()
 		var right expr.Expr
 		if right, err = p.additive(); err == nil {
-			left = expr.Apply(f, left, right)
+			left = p.mark(expr.Apply(f, left, right), start)
 		}
 	}
 	return left, err
 }
 
 func (p *parser) additive() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.multiplicative()
 	for err == nil && (p.tok.is("+") || p.tok.is("-") || p.tok.is("||")) {
 		build := expr.Add
@@ -470,13 +506,14 @@ func (p *parser) additive() (expr.Expr, error) {
 		p.next()
 		var right expr.Expr
 		if right, err = p.multiplicative(); err == nil {
-			left = build(left, right)
+			left = p.mark(build(left, right), start)
 		}
 	}
 	return left, err
 }
 
 func (p *parser) multiplicative() (expr.Expr, error) {
+	start := p.tok.start
 	left, err := p.unary()
 	for err == nil && (p.tok.is("*") || p.tok.is("/") || p.tok.is("//") || p.tok.is("%")) {
 		build := expr.Mul
@@ -489,7 +526,7 @@ func (p *parser) multiplicative() (expr.Expr, error) {
 		p.next()
 		var right expr.Expr
 		if right, err = p.unary(); err == nil {
-			left = build(left, right)
+			left = p.mark(build(left, right), start)
 		}
 	}
 	return left, err
@@ -501,6 +538,7 @@ func (p *parser) multiplicative() (expr.Expr, error) {
 func (p *parser) unary() (expr.Expr, error) {
 	n := 0
 	minus := p.tok
+	start := p.tok.start
 	for p.tok.is("-") {
 		if err := p.nest(1); err != nil {
 			p.depth -= n
@@ -513,8 +551,10 @@ func (p *parser) unary() (expr.Expr, error) {
 	defer func(n int) { p.depth -= n }(n)
 	var e expr.Expr
 	var err error
+	operand := p.tok.start
 	switch {
 	case n > 0 && p.tok.kind == tokNumber:
+		operand = minus.start
 		e, err = p.number(minus.start, "-"+p.tok.text)
 		n--
 	case p.tok.is("~"):
@@ -525,11 +565,12 @@ func (p *parser) unary() (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e, err = p.postfix(e); err != nil {
+	p.mark(e, operand)
+	if e, err = p.postfix(e, operand); err != nil {
 		return nil, err
 	}
 	for ; n > 0; n-- {
-		e = expr.Neg(e)
+		e = p.mark(expr.Neg(e), start)
 	}
 	return e, nil
 }
@@ -552,7 +593,7 @@ func (p *parser) bitNot() (expr.Expr, error) {
 
 // postfix reads `.field`, `::type` and `[…]` after an operand, each one
 // level of nesting.
-func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
+func (p *parser) postfix(e expr.Expr, start int) (expr.Expr, error) {
 	n := 0
 	defer func() { p.depth -= n }()
 	for {
@@ -569,19 +610,20 @@ func (p *parser) postfix(e expr.Expr) (expr.Expr, error) {
 			if !ok {
 				return nil, p.expected("a field name after '.'")
 			}
-			e = expr.GetItem(e, name)
+			e = p.mark(expr.GetItem(e, name), start)
 		case p.tok.is("::"):
 			p.next()
 			t, err := p.typeName("'::'")
 			if err != nil {
 				return nil, err
 			}
-			e = castOrFold(e, t)
+			e = p.mark(castOrFold(e, t), start)
 		case p.tok.is("["):
 			var err error
 			if e, err = p.index(e); err != nil {
 				return nil, err
 			}
+			p.mark(e, start)
 		default:
 			return e, nil
 		}
