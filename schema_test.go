@@ -60,10 +60,10 @@ func TestErrorsPointAtTheText(t *testing.T) {
 		src       string
 		line, col int
 	}{
-		{"qty > 1 AND qyt < 2", 1, 13},              // unknown column
-		{"qty + lower(qty) > 1", 1, 13},             // lower(qty): argument 1 is not utf8
-		{"qty > 1 AND name > 2", 1, 13},             // utf8 with a number: no common type
-		{"list_any(xs, lambda x: x = name)", 1, 24}, // in a lambda's body
+		{"qty > 1 AND qyt < 2", 1, 13},                 // unknown column
+		{"qty + lower(qty) > 1", 1, 13},                // lower(qty): argument 1 is not utf8
+		{"qty > 1 AND name > 2", 1, 13},                // utf8 with a number: no common type
+		{"list_any(xs, lambda x: x = name)", 1, 24},    // in a lambda's body
 		{"qty > 1\n  AND (name || 'x') + 1 > 0", 2, 7}, // the add starts at its (
 		{"NOT qty", 1, 1},
 	} {

@@ -84,8 +84,8 @@ func PositionAt(src string, off int) Position {
 // Excerpt is the source line (cut around the column when long) and a caret
 // under the column, each line indented by two spaces:
 //
-//	  a + b +
-//	          ^
+//	a + b +
+//	        ^
 func (p Position) Excerpt() string {
 	line, col := window(p.SourceLine, p.Column)
 	var b strings.Builder
