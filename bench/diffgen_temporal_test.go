@@ -31,10 +31,54 @@ var strftimePool = []string{"%Y-%m-%d", "%d/%m/%y %H:%M:%S", "%a %-d %B %Y", "%j
 	"%I %p %f %g", "%A, %b %-m %-j", "%c", "%x %X", "%%Y"}
 
 func init() {
-	familyGens[gI64] = append(familyGens[gI64], temporalPart, temporalDiff)
+	familyGens[gI64] = append(familyGens[gI64], temporalPart, temporalDiff, dateMinusDate)
 	familyGens[gF64] = append(familyGens[gF64], temporalEpoch)
-	familyGens[gDate] = append(familyGens[gDate], temporalDate)
+	familyGens[gDate] = append(familyGens[gDate], temporalDate, datePlusDays)
 	familyGens[gStr] = append(familyGens[gStr], temporalFormat)
+	familyGens[gBool] = append(familyGens[gBool], dateVersusText)
+}
+
+// datePlusDays is date + days, days + date or date - days (the days an
+// INTEGER, as DuckDB's +(DATE, INTEGER) takes them).
+func datePlusDays(g *gen, d int) *gnode {
+	days := g.expr(gI32, d)
+	if g.pick(3) > 0 {
+		days = &gnode{t: gI32, kind: "lit", text: []string{"1", "-1", "30", "365", "0", "100000"}[g.pick(6)]}
+	}
+	switch g.pick(3) {
+	case 0:
+		return &gnode{t: gDate, kind: "op", text: "+", kids: []*gnode{days, g.expr(gDate, d)}}
+	case 1:
+		return &gnode{t: gDate, kind: "op", text: "-", kids: []*gnode{g.expr(gDate, d), days}}
+	}
+	return &gnode{t: gDate, kind: "op", text: "+", kids: []*gnode{g.expr(gDate, d), days}}
+}
+
+// dateMinusDate is the BIGINT days from one date to another.
+func dateMinusDate(g *gen, d int) *gnode {
+	return &gnode{t: gI64, kind: "op", text: "-", kids: []*gnode{g.expr(gDate, d), g.expr(gDate, d)}}
+}
+
+// dateTextPool are strings both engines read as dates beside a date (a
+// time of day is dropped).
+var dateTextPool = []string{"1995-01-01", "1970-01-01", "2000-02-29", "1969-12-31", "1994-06-15 10:30:00", "1995-3-5", "0001-01-01", "9999-12-31"}
+
+// dateVersusText compares a date with a string literal, which both engines
+// read as a date.
+func dateVersusText(g *gen, d int) *gnode {
+	text := func() *gnode { return strLit(dateTextPool[g.pick(len(dateTextPool))]) }
+	x := g.expr(gDate, d)
+	switch g.pick(3) {
+	case 0:
+		return &gnode{t: gBool, kind: "between", kids: []*gnode{x, text(), text()}, neg: g.pick(4) == 0}
+	case 1:
+		return &gnode{t: gBool, kind: "in", kids: []*gnode{x, text(), text()}}
+	}
+	op := []string{"=", "<>", "<", "<=", ">", ">="}[g.pick(6)]
+	if g.pick(2) == 0 {
+		return &gnode{t: gBool, kind: "cmp", text: op, kids: []*gnode{text(), x}}
+	}
+	return &gnode{t: gBool, kind: "cmp", text: op, kids: []*gnode{x, text()}}
 }
 
 func strLit(s string) *gnode { return &gnode{t: gStr, kind: "lit", text: "'" + s + "'"} }

@@ -49,6 +49,28 @@ func init() {
 		return mk(t, day), nil
 	}
 	refFuncs[fn.IDMakeTimestamp] = refMakeTimestamp
+	// + and - of dates; other operands go to refArith.
+	for _, id := range []string{fn.IDAdd, fn.IDSub} {
+		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+			a, b := v[0], v[1]
+			isDate := func(s scalar.Scalar) bool { return s.DType().ExtID() == dtype.ExtDate && s.DType().IsTemporal() }
+			if !isDate(a) && !isDate(b) {
+				return refArith(id, a, b, t)
+			}
+			x, y := a.Value().(int64), b.Value().(int64)
+			if isDate(a) && isDate(b) {
+				return mk(t, x-y), nil // days apart; dates are i32, so no overflow
+			}
+			r := x + y
+			if id == fn.IDSub {
+				r = x - y
+			}
+			if r > math.MaxInt32 || r < math.MinInt32 {
+				return scalar.Scalar{}, &refError{msg: "reference: date out of range", sentinels: []error{errs.ErrOverflow}}
+			}
+			return mk(t, r), nil
+		}
+	}
 	refFuncs[fn.IDStrftime] = refStrftime
 	refFuncs[fn.IDStrptime] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		if f := v[1].Value().(string); f != "%Y-%m-%d" && f != "%Y-%m-%d %H:%M:%S" {
@@ -334,7 +356,9 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 	}
 	switch {
 	case t.IsInt() && t.PType() == dtype.I64:
-		switch g.intn(3) {
+		switch g.intn(4) {
+		case 3:
+			return g.call(fn.Sub, g.expr(date, depth), g.expr(date, depth))
 		case 0:
 			f := fn.Shorthands[g.intn(int(fn.PartEpoch))]
 			return g.call(f, when())
@@ -354,8 +378,15 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 		}
 		return g.call(fn.DatePartFn, text("epoch"), when())
 	case t.ExtID() == dtype.ExtDate:
-		if g.chance(0.5) {
+		i32 := dtype.Primitive(dtype.I32, true)
+		switch g.intn(4) {
+		case 0:
 			return g.call(fn.LastDayFn, when())
+		case 1:
+			if g.chance(0.5) {
+				return g.call(fn.Add, g.expr(i32, depth), g.expr(date, depth))
+			}
+			return g.call([]fn.Function{fn.Add, fn.Sub}[g.intn(2)], g.expr(date, depth), g.expr(i32, depth))
 		}
 		i64 := dtype.Primitive(dtype.I64, true)
 		return g.call(fn.MakeDateFn, g.call(fn.Shorthands[fn.PartYear], g.expr(date, depth)),

@@ -17,6 +17,9 @@ import (
 //	div        f64, as in DuckDB
 //
 // with the precision capped at 38 (a scale above 38 is a type error).
+//
+// Dates take days as DuckDB's signatures do: date + i32 and i32 + date
+// and date - i32 are dates, date - date is the i64 number of days.
 var (
 	Add Function = arith{simple{IDAdd}, '+'} // a + b
 	Sub Function = arith{simple{IDSub}, '-'} // a - b
@@ -43,6 +46,9 @@ func (a arith) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	nullable := l.Nullable() || r.Nullable()
 	if l.IsDecimal() && r.IsDecimal() {
 		return decimalArith(a, l, r, nullable)
+	}
+	if isDate(l) || isDate(r) {
+		return dateArith(a, l, r, nullable) // temporal.go
 	}
 	if !l.IsNumeric() {
 		return dtype.DType{}, argErr(a, 0, "has type %s, want a number", l)

@@ -39,6 +39,8 @@ func (a arith) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Da
 		res, err = kernels.NullResult(ret, l.Len()), nil
 	case t.IsDecimal():
 		res, err = kernels.DecimalArith(mem, op, l, r, ret)
+	case isDate(t) || isDate(r.DType()):
+		res, err = dateArithEval(mem, a.op, l, r, ret) // temporal_kernel.go
 	case !t.IsPrimitive():
 		err = fmt.Errorf("%s has no kernel for %s", a.id, t)
 	default:

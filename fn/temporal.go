@@ -637,3 +637,31 @@ func (s strptimeFn) ReturnTypeConst(args []dtype.DType, consts []*scalar.Scalar)
 	}
 	return dtype.Timestamp(dtype.Micro, "", anyNullable(args)), nil
 }
+
+func isDate(t dtype.DType) bool { return t.IsTemporal() && t.ExtID() == dtype.ExtDate }
+
+// dateArith types the date arithmetic DuckDB has: date + i32, i32 + date
+// and date - i32 are dates (days added), date - date is the i64 number of
+// days between them.
+func dateArith(a arith, l, r dtype.DType, nullable bool) (dtype.DType, error) {
+	isI32 := func(t dtype.DType) bool { return t.IsInt() && t.PType() == dtype.I32 }
+	switch {
+	case a.op == '-' && isDate(l) && isDate(r):
+		return dtype.Primitive(dtype.I64, nullable), nil
+	case (a.op == '+' || a.op == '-') && isDate(l) && isI32(r):
+		return dtype.Date(nullable), nil
+	case a.op == '+' && isI32(l) && isDate(r):
+		return dtype.Date(nullable), nil
+	case a.op == '+' || a.op == '-':
+		i, t := 1, r
+		if !isDate(l) {
+			i, t = 0, l
+		}
+		return dtype.DType{}, argErr(a, i, "has type %s, want i32 (a number of days) beside a date", t)
+	}
+	i := 0
+	if !isDate(l) {
+		i = 1
+	}
+	return dtype.DType{}, argErr(a, i, "has type date, which %s does not take (dates take + and - of i32 days, and date - date)", a.id)
+}

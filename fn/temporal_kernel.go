@@ -3,6 +3,8 @@ package fn
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/internal/kernels"
@@ -237,4 +239,14 @@ func (s strptimeFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (dat
 	}
 	res, err := kernels.Strptime(ctx.Mem, tf, x, args[1], ret)
 	return res, kernelError(s.id, err)
+}
+
+// dateArithEval computes date ± i32 days (checked: a date past the range
+// of i32 days is an overflow) and date - date (i64 days).
+func dateArithEval(mem memory.Allocator, op byte, l, r datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if isDate(l.DType()) && isDate(r.DType()) {
+		// a - b is date_diff('day', b, a).
+		return kernels.DateDiff(mem, kernels.DiffDay, kernels.Temporal{Date: true, PerSecond: 1}, r, l, ret)
+	}
+	return kernels.IntArith[int32](mem, arithOps[op], l, r, ret)
 }

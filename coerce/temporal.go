@@ -1,0 +1,129 @@
+package coerce
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// Dates and times meet other operands as DuckDB makes them meet:
+//
+//   - date ± days: beside a date, an integer of at most 32 bits (i8, i16,
+//     u8, u16, an untyped literal that fits) becomes the i32 that
+//     +(DATE, INTEGER) takes: dt + 1, dt - u8_col. Wider integers are left
+//     for binding to reject, as DuckDB rejects DATE + BIGINT.
+//   - a string literal compared with a date or timestamp is read as one
+//     (dt > '1995-01-01', ts BETWEEN '1995-01-01' AND '1995-02-01', dt IN
+//     ('1995-01-01')): DuckDB casts the literal. A date takes the date of a
+//     text with a time of day ('1995-01-01 10:00:00' is 1995-01-01), as
+//     DuckDB's cast does. A text that reads as neither is an error naming
+//     it.
+
+// dateDays coerces date + n, n + date and date - n; handled is false when
+// neither operand of + or - is a date.
+func (w *walker) dateDays(c *expr.Call, args []arg) (handled bool, err error) {
+	if len(args) != 2 || (c.Fn.ID() != fn.IDAdd && c.Fn.ID() != fn.IDSub) {
+		return false, nil
+	}
+	d := -1
+	for i, a := range args {
+		if t := a.DType(); t.IsTemporal() && t.ExtID() == dtype.ExtDate {
+			d = i
+		}
+	}
+	if d < 0 {
+		return false, nil
+	}
+	o := 1 - d
+	a := args[o]
+	i32 := dtype.Primitive(dtype.I32, false)
+	switch lv, isLit := untypedNumber(a); {
+	case isNullLiteral(a):
+		args[o] = nullLiteralTo(a, i32)
+	case isLit && isInteger(lv) && !lv.DType().EqualIgnoreNullability(i32):
+		s, err := scalar.Cast(lv, i32)
+		if err != nil {
+			return true, w.literalMisfit(c, a, lv, i32, err)
+		}
+		args[o] = literal(s)
+	case a.DType().IsInt():
+		switch a.DType().PType() {
+		case dtype.I8, dtype.I16, dtype.U8, dtype.U16:
+			args[o] = castTo(a, i32)
+		}
+	}
+	return true, nil
+}
+
+// temporalText reads the string literals among args at idx as the date or
+// timestamp type of the other arguments (their supertype when there are
+// both), when there is one.
+func (w *walker) temporalText(c *expr.Call, args []arg, idx []int) error {
+	var t dtype.DType
+	have := false
+	for _, i := range idx {
+		at := args[i].DType()
+		if !at.IsTemporal() || at.ExtID() == dtype.ExtTime {
+			continue
+		}
+		if !have {
+			t, have = at, true
+		} else if s, ok := dtype.Supertype(t, at); ok {
+			t = s
+		}
+	}
+	if !have {
+		return nil
+	}
+	for _, i := range idx {
+		text, ok := stringLiteral(args[i])
+		if !ok {
+			continue
+		}
+		v, err := textAs(text, t.AsNonNullable())
+		if err != nil {
+			return &Error{
+				Path:   w.where(),
+				Node:   expr.Shorten(expr.Format(c)),
+				Fn:     c.Fn.ID(),
+				What:   fmt.Sprintf("read the string %q as %s", text, t.AsNonNullable()),
+				Types:  [2]dtype.DType{t, dtype.Utf8(false)},
+				Reason: err.Error(),
+			}
+		}
+		args[i] = literal(v)
+	}
+	return nil
+}
+
+// stringLiteral is the text of a utf8 literal that is not null.
+func stringLiteral(a arg) (string, bool) {
+	c, ok := a.Expr.(*expr.Call)
+	if !ok {
+		return "", false
+	}
+	l, ok := c.Fn.(fn.LiteralFn)
+	if !ok || l.Value.IsNull() || !l.Value.DType().IsUtf8() {
+		return "", false
+	}
+	return l.Value.Value().(string), true
+}
+
+// textAs casts text to the date or timestamp t; a date also reads a
+// timestamp's text and keeps its day.
+func textAs(text string, t dtype.DType) (scalar.Scalar, error) {
+	text = strings.TrimSpace(text)
+	v, err := scalar.Cast(scalar.String(text), t)
+	if err == nil || t.ExtID() != dtype.ExtDate {
+		return v, err
+	}
+	ts, err2 := scalar.Cast(scalar.String(text), dtype.Timestamp(dtype.Micro, "", false))
+	if err2 != nil {
+		return v, err
+	}
+	return scalar.Cast(ts, t)
+}
