@@ -46,7 +46,13 @@
 // list_distinct, list_has_any, list_has_all, list_position, list_concat
 // (and || on lists), flatten and list_reduce; list_element also reads a
 // character of a string, and list_transform and list_filter give their
-// lambda the element's index as an optional second parameter.
+// lambda the element's index as an optional second parameter. The date and
+// time functions (temporal.go) are date_part (extract(part FROM x)) and its
+// shorthands year, quarter, month, day, dayofweek, isodow, dayofyear,
+// week, isoyear, yearweek, decade, century, millennium, era, hour, minute,
+// second, millisecond, microsecond and epoch, then date_trunc, date_diff
+// (datediff), last_day, make_date, make_timestamp, strftime and strptime;
+// + and - take dates and days (arith.go).
 package fn
 
 import (
