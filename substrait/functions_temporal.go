@@ -1,0 +1,32 @@
+package substrait
+
+import "github.com/colexpr/colexpr/fn"
+
+// The date and time functions (fn/temporal.go) have no Substrait form with
+// colexpr's semantics, and their calls are refused with the reason:
+// Substrait's extract names its component as an enum argument, which the
+// exporter does not write, and its components differ from DuckDB's parts
+// (no decade, century, millennium, era, yearweek or epoch; its
+// SUBSECOND and week numbering are its own); round_calendar and
+// round_temporal round to multiples from an origin rather than to the start
+// of DuckDB's periods; there is no date_diff counting part boundaries, no
+// last_day or make_date; strftime and strptime leave the format's
+// specifiers to the consumer. Date arithmetic (date + i32 days) exports
+// through the arithmetic functions, whose extension has no date signature,
+// so substrait-go refuses it (Substrait adds intervals to dates).
+func init() {
+	const extract = "Substrait's extract takes the component as an enum argument, which colexpr's exporter does not write, and its components are not DuckDB's parts"
+	refusals[fn.IDDatePart] = extract
+	for _, f := range fn.Shorthands {
+		refusals[f.ID()] = extract
+	}
+	for why, ids := range map[string][]string{
+		"Substrait's round_calendar and round_temporal round to multiples from an origin, not to the start of DuckDB's periods": {fn.IDDateTrunc},
+		"Substrait's standard extensions have no such function":                                                                 {fn.IDDateDiff, fn.IDLastDay, fn.IDMakeDate, fn.IDMakeTimestamp},
+		"Substrait's strftime and strptime leave the format's specifiers to the consumer; colexpr's are DuckDB's":               {fn.IDStrftime, fn.IDStrptime},
+	} {
+		for _, id := range ids {
+			refusals[id] = why
+		}
+	}
+}
