@@ -93,7 +93,7 @@ func (l listSort) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum
 			if l.id == IDListReverseSort || i == 1 {
 				want = "'NULLS FIRST' or 'NULLS LAST'"
 			}
-			return datum.Datum{}, fmt.Errorf("%s: argument %d is %q, want %s: %w", l.id, i+2, v, want, errs.ErrInvalidArgument)
+			return datum.Datum{}, &EvalError{Fn: l.id, Row: -1, Err: fmt.Errorf("argument %d is %q, want %s: %w", i+2, v, want, errs.ErrInvalidArgument)}
 		}
 	}
 	out, err := kernels.ListRearrange(ctxMem(ctx), kernels.ReorderSort, args[0], desc, nullsFirst, ret)
