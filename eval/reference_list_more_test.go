@@ -342,18 +342,11 @@ func refPosition(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		return scalar.Null(t), nil
 	}
 	for i, e := range refElems(v[0]) {
-		if refSame(e, v[1]) && (e.IsNull() || !refUnordered(e, v[1])) {
+		if refSame(e, v[1]) { // not distinct: NaN finds NaN, -0 finds 0, null finds null (DuckDB)
 			return mk(t, int64(i+1)), nil
 		}
 	}
 	return scalar.Null(t), nil
-}
-
-// refUnordered reports whether a float NaN is involved (= finds no NaN).
-func refUnordered(a, b scalar.Scalar) bool {
-	x, ok := a.Value().(float64)
-	y, _ := b.Value().(float64)
-	return ok && (math.IsNaN(x) || math.IsNaN(y))
 }
 
 // refReduce is list_reduce, element by element.
@@ -410,7 +403,8 @@ var listMoreExprs = []string{
 	"list_count(xs)", "list_count(fx)", "list_aggregate(xs, 'sum')", "list_aggr(fx, 'MIN')", "aggregate(list_value(d, d2), 'avg')",
 	"list_sort(xs)", "list_sort(fx, 'DESC')", "list_sort(list_value(s, s2, s), 'ASC', 'NULLS FIRST')", "list_reverse_sort(list_value(f64, f64, d))",
 	"list_reverse(xs)", "list_reverse(fx)", "list_distinct(xs)", "list_distinct(list_value(f64, f64, f32))",
-	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))",
+	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))", "list_position(list_value(f32, f32, f64), f64)",
+	"list_has_any(list_value(f64, f32), list_value(f64))",
 	"list_concat(xs, CAST(fx AS list<i32?>))", "list_concat(xs, CASE WHEN b THEN xs END, xs)", "xs || list_value(i32)",
 	"flatten(list_value(xs, xs, CASE WHEN b THEN xs END))",
 	"list_transform(xs, lambda x, i: CAST(x AS i64) * i + i64)", "list_filter(fx, lambda x, i: i = 2 OR x > 0)",

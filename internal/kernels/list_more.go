@@ -675,8 +675,9 @@ func Flatten(mem memory.Allocator, xss datum.Datum, ret dtype.DType) (datum.Datu
 
 // ListHas is list_has_any(a, b) (all false) or list_has_all(a, b) (all
 // true), as DuckDB defines them: null when a or b is null; otherwise
-// whether some (every) non-null element of b is an element of a. Null
-// elements are ignored on both sides, so list_has_all(a, []) is true and
+// whether some (every) non-null element of b is an element of a (NaN
+// equal to NaN, -0 to 0, as in DuckDB). Null elements are ignored on both
+// sides, so list_has_all(a, []) is true and
 // list_has_any(a, []) false.
 func ListHas(mem memory.Allocator, a, b datum.Datum, all bool, ret dtype.DType) (datum.Datum, error) {
 	n := a.Len()
@@ -755,7 +756,8 @@ func ListHas(mem memory.Allocator, a, b datum.Datum, all bool, ret dtype.DType) 
 // ListPosition is list_position(xs, v), as DuckDB defines it: the 1-based
 // position of the first element of xs not distinct from v (a null v finds
 // the first null element), null when there is none or xs is null. Floats
-// compare as numbers (-0 equals 0, NaN nothing).
+// compare as DuckDB's list_position compares them: -0 equals 0, NaN finds
+// NaN.
 func ListPosition(mem memory.Allocator, xs, v datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	n := xs.Len()
 	if xs.IsScalar() && xs.Scalar().IsNull() {
