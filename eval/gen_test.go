@@ -419,6 +419,9 @@ func (g *gen) decimalType() dtype.DType {
 
 // decimal is decimal arithmetic cast back to t when its type differs.
 func (g *gen) decimal(t dtype.DType, depth int) *expr.Bound {
+	if g.intn(7) == 0 {
+		return g.mathDecimal(t, depth) // reference_math_test.go
+	}
 	f := []fn.Function{fn.Add, fn.Sub, fn.Mul, fn.Mod, fn.Neg, fn.Abs}[g.intn(6)]
 	if !g.ok(f.ID()) {
 		return nil

@@ -301,3 +301,24 @@ func (g *gen) orderedNumber() dtype.DType {
 		}
 	}
 }
+
+// mathDecimal is round, trunc, floor or ceil of a decimal of type t, with
+// literal places, cast back to t when the scale changed.
+func (g *gen) mathDecimal(t dtype.DType, depth int) *expr.Bound {
+	f := []fn.Function{fn.Round, fn.Trunc, fn.Floor, fn.Ceil}[g.intn(4)]
+	if !g.ok(f.ID()) {
+		return nil
+	}
+	args := []*expr.Bound{g.expr(t, depth)}
+	if (f == fn.Round || f == fn.Trunc) && g.chance(0.7) {
+		args = append(args, expr.NewLiteral(mk(dtype.Primitive(dtype.I32, false), int64(g.intn(45)-40))))
+	}
+	b := g.call(f, args...)
+	if b.DType().EqualIgnoreNullability(t) {
+		return b
+	}
+	if !g.ok("cast") {
+		return nil
+	}
+	return g.call(fn.Cast(t.AsNonNullable()), b)
+}
