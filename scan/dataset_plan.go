@@ -46,8 +46,9 @@ type memberPlan struct {
 
 // fileRead names the file batches come from, for messages.
 type fileRead struct {
-	name string
-	rows *rowMap
+	name  string
+	rows  *rowMap
+	whole *wholeRows // the rows that need no filtering
 }
 
 // compileDataset compiles q over a dataset: the files the filter's
@@ -220,10 +221,15 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 				mp.groups.rows = newRowMap(src.rowGroups, read)
 			}
 		}
+		if !p.none {
+			mp.groups.takeWhole(ds.mem, p.verifier, src.rowGroups, func(cols []prune.Column) ([]prune.ChunkStats, error) {
+				return p.memberStats(m, src, cols)
+			})
+		}
 	} else {
 		mp.groups = rowGroupPlan{total: -1}
 	}
-	mp.file = &fileRead{name: m.path, rows: mp.groups.rows}
+	mp.file = &fileRead{name: m.path, rows: mp.groups.rows, whole: mp.groups.whole}
 	mp.inline = src.rowGroups != nil && (len(mp.fields) == 0 || mp.groups.read != nil && len(mp.groups.read) == 0 || src.inline(mp.fields))
 	switch {
 	case p.none:
@@ -535,6 +541,9 @@ func (dp *datasetPlan) stats(s *Stats) {
 			}
 			s.RowGroupsRead += n
 			s.RowGroupsSkipped += mp.groups.total - n
+			if mp.groups.whole != nil {
+				s.RowGroupsWhole += mp.groups.whole.groups
+			}
 			if mp.groups.note != "" && s.PruneNote == "" {
 				s.PruneNote = mp.groups.note
 			}

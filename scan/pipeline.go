@@ -65,6 +65,10 @@ type Stats struct {
 	// Parquet); RowGroupsRead how many the scan was set to read after
 	// pruning, RowGroupsSkipped how many pruning left out.
 	RowGroups, RowGroupsRead, RowGroupsSkipped int
+	// RowGroupsWhole is how many of the row groups read were taken whole:
+	// their statistics prove every row passes the filter, which is not
+	// evaluated on them.
+	RowGroupsWhole int
 	// PruneNote says why statistics were not used although the source has
 	// them (they could not be read); empty when they were, or need not be.
 	PruneNote string
@@ -334,6 +338,9 @@ func (r *Reader) Stats() Stats {
 			s.RowGroupsRead = len(r.plan.groups.read)
 		}
 		s.RowGroupsSkipped = s.RowGroups - s.RowGroupsRead
+		if w := r.plan.groups.whole; w != nil {
+			s.RowGroupsWhole = w.groups
+		}
 	}
 	if r.plan.ds != nil {
 		r.plan.ds.stats(&s)

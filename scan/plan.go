@@ -94,9 +94,11 @@ type Plan struct {
 	none    bool
 	out     *arrow.Schema
 
-	// pruner is the filter's falsifier, or pruneErr why there is none.
+	// pruner is the filter's falsifier, or pruneErr why there is none;
+	// verifier proves instead that every row of a row group passes.
 	pruner   *prune.Pruner
 	pruneErr error
+	verifier *prune.Pruner
 	groups   rowGroupPlan
 	// ds says how a dataset's files are read; nil for one source.
 	ds *datasetPlan

@@ -15,13 +15,20 @@ import (
 // process filters and projects one batch, with memory from mem.
 func (p *Plan) process(mem memory.Allocator, b batch) (arrow.RecordBatch, error) {
 	rec := b.rec
-	if p.where != nil {
-		filtered, err := p.where.Filter(mem, rec)
+	whole := p.groups.whole
+	if b.file != nil {
+		whole = b.file.whole
+	}
+	// A batch of a row group whose statistics prove every row passes is
+	// kept whole: the filter is not evaluated on it.
+	filtered := p.where != nil && !whole.covers(b.offset, rec.NumRows())
+	if filtered {
+		kept, err := p.where.Filter(mem, rec)
 		if err != nil {
 			return nil, p.rowError(err, b, p.whereWhat, nil)
 		}
-		defer filtered.Release()
-		rec = filtered
+		defer kept.Release()
+		rec = kept
 	}
 	if p.selects == nil {
 		return array.NewRecordBatch(p.out, rec.Columns(), rec.NumRows()), nil
@@ -37,7 +44,12 @@ func (p *Plan) process(mem memory.Allocator, b batch) (arrow.RecordBatch, error)
 	for i, s := range p.selects {
 		col, err := s.EvalRecord(mem, rec)
 		if err != nil {
-			return nil, p.rowError(err, b, p.selectWhat[i], func(row int) int { return p.unfilter(mem, b.rec, row) })
+			return nil, p.rowError(err, b, p.selectWhat[i], func(row int) int {
+				if !filtered {
+					return row
+				}
+				return p.unfilter(mem, b.rec, row)
+			})
 		}
 		cols[i] = col
 		if want := p.out.Field(i).Type; !arrow.TypeEqual(col.DataType(), want) {

@@ -3,14 +3,18 @@ package scan
 import (
 	"sort"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/colexpr/colexpr/prune"
 )
 
 // Row-group pruning. Before a Parquet file is scanned, the filter's
 // falsifier (package prune) is evaluated over the statistics of every row
 // group at once, and the groups it proves hold no matching
-// row are left out of the scan. Pruning only ever removes rows the filter
-// would have removed: the output is the same with Options.NoPrune.
+// row are left out of the scan; then its verifier, and the groups it proves
+// hold only matching rows are read without evaluating the filter. Pruning
+// only ever removes rows the filter would have removed, and keeps only rows
+// it would have kept: the output is the same with Options.NoPrune.
 
 // rowGroupPlan is which row groups of an input a scan reads.
 type rowGroupPlan struct {
@@ -24,6 +28,64 @@ type rowGroupPlan struct {
 	// note says why statistics were not used although they could have
 	// been (they could not be read), for Stats.PruneNote.
 	note string
+	// whole are the row groups read whose statistics prove that every row
+	// passes the filter (prune.Verifier): their rows are kept without
+	// evaluating it. nil when there are none.
+	whole *wholeRows
+}
+
+// wholeRows are row ranges, in the rows read (a batch's offset), that need
+// no filtering: the row groups taken whole.
+type wholeRows struct {
+	groups     int     // how many row groups
+	start, end []int64 // the ranges, in order
+}
+
+// covers reports whether the n rows read from offset on are all in one
+// range: a batch of a row group taken whole.
+func (w *wholeRows) covers(offset, n int64) bool {
+	if w == nil {
+		return false
+	}
+	i := sort.Search(len(w.start), func(i int) bool { return w.start[i] > offset }) - 1
+	return i >= 0 && offset+n <= w.end[i]
+}
+
+// takeWhole evaluates the verifier over the statistics of the row groups
+// read (stats gives them for a list of columns) and records those whose
+// every row passes. A verifier that cannot be evaluated takes none.
+func (g *rowGroupPlan) takeWhole(mem memory.Allocator, verifier *prune.Pruner, groupRows []int64, stats func([]prune.Column) ([]prune.ChunkStats, error)) {
+	if verifier == nil || verifier.Inconclusive() || len(groupRows) == 0 {
+		return
+	}
+	all, err := stats(verifier.Columns)
+	if err != nil {
+		return
+	}
+	whole, err := verifier.Skip(mem, all)
+	if err != nil {
+		return
+	}
+	read := g.read
+	if read == nil {
+		read = make([]int, len(groupRows))
+		for i := range read {
+			read[i] = i
+		}
+	}
+	w := &wholeRows{}
+	var at int64
+	for _, gi := range read {
+		if whole[gi] {
+			w.groups++
+			w.start = append(w.start, at)
+			w.end = append(w.end, at+groupRows[gi])
+		}
+		at += groupRows[gi]
+	}
+	if w.groups > 0 {
+		g.whole = w
+	}
 }
 
 // planRowGroups builds the filter's falsifier and decides which row
@@ -32,6 +94,9 @@ func (p *Plan) planRowGroups() {
 	src := p.src
 	if p.Where != nil && !p.none && !p.opts.NoPrune {
 		p.pruner, p.pruneErr = prune.Falsifier(p.Where.Bound(), src.Schema().Scope())
+		if p.pruneErr == nil {
+			p.verifier, _ = prune.Verifier(p.Where.Bound(), src.Schema().Scope())
+		}
 	}
 	if src.rowGroups == nil {
 		p.groups = rowGroupPlan{total: -1}
@@ -47,6 +112,7 @@ func (p *Plan) planRowGroups() {
 		plan.note = "no falsifier: " + p.pruneErr.Error()
 		return
 	}
+	defer func() { plan.takeWhole(src.mem, p.verifier, src.rowGroups, src.groupStats) }()
 	pruner := p.pruner
 	if pruner == nil || pruner.Inconclusive() || len(src.rowGroups) == 0 {
 		return

@@ -184,3 +184,31 @@ func TestPruningErrorsNameFileRows(t *testing.T) {
 		t.Errorf("read %d, skipped %d row groups: want some of each", read, skipped)
 	}
 }
+
+var wholeLine = regexp.MustCompile(`(?m)^row groups: .*; (\d+) taken whole`)
+
+// TestRowGroupsTakenWhole: on a file sorted by ship date, a range that
+// covers whole row groups keeps their rows without evaluating the filter
+// (--stats says how many), and the output is the one without pruning.
+func TestRowGroupsTakenWhole(t *testing.T) {
+	files := prunedFiles(t)
+	bin := colexprBinary(t)
+	args := []string{"--format", "csv", "--where", "l_shipdate >= DATE '1996-06-01' AND l_linenumber BETWEEN 1 AND 7", "--select", "l_orderkey, l_linenumber, l_shipdate", files["sorted"]}
+	cmd := exec.Command(bin, append([]string{"query", "--stats"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	m := wholeLine.FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no row group was taken whole:\n%s", stderr.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 10 {
+		t.Errorf("%d row groups taken whole; a third of a sorted file of 50 should be", n)
+	}
+	full, _, _, _ := queryStats(t, append([]string{"--no-prune"}, args...)...)
+	if stdout.String() != full {
+		t.Errorf("taking row groups whole changed the output: %d lines, %d without pruning", strings.Count(stdout.String(), "\n"), strings.Count(full, "\n"))
+	}
+}

@@ -419,7 +419,11 @@ func statsReport(s scan.Stats, name string) string {
 	} else if s.RowGroups < 0 {
 		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
 	}
-	r += fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)\n", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
+	r += fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
+	if s.RowGroupsWhole > 0 {
+		r += fmt.Sprintf("; %d taken whole, without evaluating the filter", s.RowGroupsWhole)
+	}
+	r += "\n"
 	if s.PruneNote != "" {
 		r += "row groups: not pruned: " + s.PruneNote + "\n"
 	}
