@@ -29,6 +29,9 @@ var fuzzSeeds = []string{
 	"a & 3 | 8 << 1 >> b = ~a + 1",
 	"a // 2 * ~-a - (~a) IS NULL",
 	"round(d, -1) + sqrt(f) + greatest(a, b, pi())",
+	"extract(year FROM dt) + extract('Epoch' from ts) + date_part('doy', dt)",
+	"date_trunc('month', dt) > '1995-01-01' AND dt + 1 - dt BETWEEN 0 AND date_diff('day', dt, ts)",
+	"strftime(last_day(dt), '%Y-%m-%d') || strptime(s, '%d/%m/%Y')",
 }
 
 // FuzzParse checks that Parse never panics, that errors carry a valid
