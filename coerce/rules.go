@@ -62,9 +62,11 @@ func (w *walker) rule(c *expr.Call, args []arg) error {
 }
 
 // declared casts each argument of c to the type c's function names for it
-// (fn.ArgTyper): a typed argument gets a cast, an untyped literal is
-// converted when its value fits (else it is left for binding to reject), a
-// null literal becomes a typed null.
+// (fn.ArgTyper): a typed argument gets a cast, a literal (typed or not) is
+// converted when its value fits (else it is left for binding to reject),
+// so that it stays a literal (round(d, 1::i8) keeps a literal number of
+// places, which a decimal's result type needs), a null literal becomes a
+// typed null.
 func (w *walker) declared(c *expr.Call, args []arg) error {
 	at, ok := c.Fn.(fn.ArgTyper)
 	if !ok {
@@ -79,7 +81,7 @@ func (w *walker) declared(c *expr.Call, args []arg) error {
 			continue
 		}
 		a := args[i]
-		switch lv, isLit := untypedNumber(a); {
+		switch lv, isLit := literalNumber(a); {
 		case isNullLiteral(a):
 			args[i] = nullLiteralTo(a, t)
 		case isLit:
@@ -91,6 +93,19 @@ func (w *walker) declared(c *expr.Call, args []arg) error {
 		}
 	}
 	return nil
+}
+
+// literalNumber returns the value of a numeric literal, typed or not.
+func literalNumber(a arg) (scalar.Scalar, bool) {
+	c, ok := a.Expr.(*expr.Call)
+	if !ok {
+		return scalar.Scalar{}, false
+	}
+	l, ok := c.Fn.(fn.LiteralFn)
+	if !ok || l.Value.IsNull() || !l.Value.DType().IsNumeric() {
+		return scalar.Scalar{}, false
+	}
+	return l.Value, true
 }
 
 func all(n int) []int {
