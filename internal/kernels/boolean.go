@@ -121,7 +121,19 @@ func Logic(mem memory.Allocator, or bool, l, r datum.Datum, ret dtype.DType) (da
 		}
 		return boolResult(ret, n, validity, nulls, values), nil
 	} else {
-		for k := range words {
+		k0 := 0 // the words the SIMD kernels (simd.go) did
+		if va.AllSet() != vb.AllSet() {
+			// Nulls on one side only: word-aligned, the kernels take it as
+			// y (AND and OR commute).
+			x, y, vy := a, b, vb
+			if vb.AllSet() {
+				x, y, vy = b, a, va
+			}
+			if wx, wy, wvy := x.Words(nw), y.Words(nw), vy.Words(nw); wx != nil && wy != nil && wvy != nil {
+				k0 = kleeneHalfFast(or, words, valid, wx, wy, wvy)
+			}
+		}
+		for k := k0; k < len(words); k++ {
 			x, y := a.Word(k), b.Word(k)
 			vx, vy := va.Word(k), vb.Word(k)
 			valid[k] = vx&vy | vx&(x^flip) | vy&(y^flip)

@@ -104,8 +104,8 @@
 //     product has no vector instruction for its high word, so its flag is
 //     a bound on the operands' significant bits, exact test left to the
 //     rescan;
-//   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides,
-//     AND and OR without nulls, NOT and IS NULL (word-aligned);
+//   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides
+//     or one, AND and OR without nulls, NOT and IS NULL;
 //   - bitmap → selection vector (SelectRows; AVX-512 only, VPCOMPRESSD).
 //
 // Each kernel does the whole blocks it can (64 rows for a comparison, four

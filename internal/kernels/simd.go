@@ -134,3 +134,13 @@ func wordsFast(or, not bool, dst, x, y []uint64) int {
 	}
 	return simdWords(active, or, not, dst, x, y)
 }
+
+// kleeneHalfFast is kleeneFast where only y has nulls (x's validity all
+// ones): it returns how many words it did, and leaves counting the nulls
+// to the caller.
+func kleeneHalfFast(or bool, words, valid, x, y, vy []uint64) int {
+	if active == nil {
+		return 0
+	}
+	return simdKleeneHalf(active, or, words, valid, x, y, vy)
+}

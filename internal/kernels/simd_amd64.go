@@ -48,6 +48,10 @@ type simdSet struct {
 	kleeneAnd, kleeneOr func(words, valid, x, y, vx, vy []uint64) int
 	kleeneBlock         int
 
+	// Kleene AND and OR over aligned words with nulls on one side (y), by
+	// blocks.
+	kleeneHalfAnd, kleeneHalfOr func(words, valid, x, y, vy []uint64) int
+
 	// Bitwise AND, OR and NOT of words, by blocks.
 	wordsAnd, wordsOr func(dst, x, y []uint64) int
 	wordsNot          func(dst, x []uint64) int
@@ -77,64 +81,68 @@ type simdSet struct {
 }
 
 var avx512Set = &simdSet{
-	name:        "avx512",
-	selectRows:  selectRowsAVX512,
-	wordsAnd:    wordsAndAVX512,
-	wordsOr:     wordsOrAVX512,
-	wordsNot:    wordsNotAVX512,
-	kleeneAnd:   kleeneAndAVX512,
-	kleeneOr:    kleeneOrAVX512,
-	kleeneBlock: 16,
-	arithBlock:  256,
-	arithI8:     &arithI8AVX512,
-	arithI16:    &arithI16AVX512,
-	arithI32:    &arithI32AVX512,
-	arithI64:    &arithI64AVX512,
-	arithU8:     &arithU8AVX512,
-	arithU16:    &arithU16AVX512,
-	arithU32:    &arithU32AVX512,
-	arithU64:    &arithU64AVX512,
-	cmpI8:       &cmpI8AVX512,
-	cmpI16:      &cmpI16AVX512,
-	cmpI32:      &cmpI32AVX512,
-	cmpI64:      &cmpI64AVX512,
-	cmpU8:       &cmpU8AVX512,
-	cmpU16:      &cmpU16AVX512,
-	cmpU32:      &cmpU32AVX512,
-	cmpU64:      &cmpU64AVX512,
-	cmpF32:      &cmpF32AVX512,
-	cmpF64:      &cmpF64AVX512,
-	cmpD18:      &cmpD18AVX512,
+	name:          "avx512",
+	selectRows:    selectRowsAVX512,
+	kleeneHalfAnd: kleeneHalfAndAVX512,
+	kleeneHalfOr:  kleeneHalfOrAVX512,
+	wordsAnd:      wordsAndAVX512,
+	wordsOr:       wordsOrAVX512,
+	wordsNot:      wordsNotAVX512,
+	kleeneAnd:     kleeneAndAVX512,
+	kleeneOr:      kleeneOrAVX512,
+	kleeneBlock:   16,
+	arithBlock:    256,
+	arithI8:       &arithI8AVX512,
+	arithI16:      &arithI16AVX512,
+	arithI32:      &arithI32AVX512,
+	arithI64:      &arithI64AVX512,
+	arithU8:       &arithU8AVX512,
+	arithU16:      &arithU16AVX512,
+	arithU32:      &arithU32AVX512,
+	arithU64:      &arithU64AVX512,
+	cmpI8:         &cmpI8AVX512,
+	cmpI16:        &cmpI16AVX512,
+	cmpI32:        &cmpI32AVX512,
+	cmpI64:        &cmpI64AVX512,
+	cmpU8:         &cmpU8AVX512,
+	cmpU16:        &cmpU16AVX512,
+	cmpU32:        &cmpU32AVX512,
+	cmpU64:        &cmpU64AVX512,
+	cmpF32:        &cmpF32AVX512,
+	cmpF64:        &cmpF64AVX512,
+	cmpD18:        &cmpD18AVX512,
 }
 
 var avx2Set = &simdSet{
-	name:        "avx2",
-	wordsAnd:    wordsAndAVX2,
-	wordsOr:     wordsOrAVX2,
-	wordsNot:    wordsNotAVX2,
-	kleeneAnd:   kleeneAndAVX2,
-	kleeneOr:    kleeneOrAVX2,
-	kleeneBlock: 8,
-	arithBlock:  128,
-	arithI8:     &arithI8AVX2,
-	arithI16:    &arithI16AVX2,
-	arithI32:    &arithI32AVX2,
-	arithI64:    &arithI64AVX2,
-	arithU8:     &arithU8AVX2,
-	arithU16:    &arithU16AVX2,
-	arithU32:    &arithU32AVX2,
-	arithU64:    &arithU64AVX2,
-	cmpI8:       &cmpI8AVX2,
-	cmpI16:      &cmpI16AVX2,
-	cmpI32:      &cmpI32AVX2,
-	cmpI64:      &cmpI64AVX2,
-	cmpU8:       &cmpU8AVX2,
-	cmpU16:      &cmpU16AVX2,
-	cmpU32:      &cmpU32AVX2,
-	cmpU64:      &cmpU64AVX2,
-	cmpF32:      &cmpF32AVX2,
-	cmpF64:      &cmpF64AVX2,
-	cmpD18:      &cmpD18AVX2,
+	name:          "avx2",
+	kleeneHalfAnd: kleeneHalfAndAVX2,
+	kleeneHalfOr:  kleeneHalfOrAVX2,
+	wordsAnd:      wordsAndAVX2,
+	wordsOr:       wordsOrAVX2,
+	wordsNot:      wordsNotAVX2,
+	kleeneAnd:     kleeneAndAVX2,
+	kleeneOr:      kleeneOrAVX2,
+	kleeneBlock:   8,
+	arithBlock:    128,
+	arithI8:       &arithI8AVX2,
+	arithI16:      &arithI16AVX2,
+	arithI32:      &arithI32AVX2,
+	arithI64:      &arithI64AVX2,
+	arithU8:       &arithU8AVX2,
+	arithU16:      &arithU16AVX2,
+	arithU32:      &arithU32AVX2,
+	arithU64:      &arithU64AVX2,
+	cmpI8:         &cmpI8AVX2,
+	cmpI16:        &cmpI16AVX2,
+	cmpI32:        &cmpI32AVX2,
+	cmpI64:        &cmpI64AVX2,
+	cmpU8:         &cmpU8AVX2,
+	cmpU16:        &cmpU16AVX2,
+	cmpU32:        &cmpU32AVX2,
+	cmpU64:        &cmpU64AVX2,
+	cmpF32:        &cmpF32AVX2,
+	cmpF64:        &cmpF64AVX2,
+	cmpD18:        &cmpD18AVX2,
 }
 
 // simdSets is every set this machine can run, best first; active is the
@@ -356,4 +364,15 @@ func simdWords(set *simdSet, or, not bool, dst, x, y []uint64) int {
 		return set.wordsOr(dst[:len(x)], x, y[:len(x)])
 	}
 	return set.wordsAnd(dst[:len(x)], x, y[:len(x)])
+}
+
+// simdKleeneHalf runs set's Kleene AND (or OR) kernel for nulls on y's
+// side only and returns how many words it did.
+func simdKleeneHalf(set *simdSet, or bool, words, valid, x, y, vy []uint64) int {
+	f := set.kleeneHalfAnd
+	if or {
+		f = set.kleeneHalfOr
+	}
+	n := len(x)
+	return f(words[:n], valid[:n], x, y[:n], vy[:n])
 }

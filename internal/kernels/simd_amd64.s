@@ -19240,6 +19240,235 @@ done:
 	VZEROUPPER
 	RET
 
+// func kleeneHalfAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+// Requires: AVX, AVX512F
+TEXT ·kleeneHalfAndAVX512(SB), NOSPLIT, $0-128
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vy_base+96(FP), SI
+	MOVQ x_len+56(FP), DI
+	MOVQ DI, R8
+	ANDQ $0xffffffe0, R8
+	SHRQ $0x05, DI
+	JZ   done
+
+loop:
+	VMOVDQU64  (DX), Z0
+	VMOVDQU64  (BX), Z1
+	VMOVDQU64  (SI), Z2
+	VPANDQ     Z1, Z0, Z1
+	VPTERNLOGQ $0xf3, Z0, Z0, Z2
+	VMOVDQU64  Z1, (AX)
+	VMOVDQU64  Z2, (CX)
+	VMOVDQU64  64(DX), Z0
+	VMOVDQU64  64(BX), Z1
+	VMOVDQU64  64(SI), Z2
+	VPANDQ     Z1, Z0, Z1
+	VPTERNLOGQ $0xf3, Z0, Z0, Z2
+	VMOVDQU64  Z1, 64(AX)
+	VMOVDQU64  Z2, 64(CX)
+	VMOVDQU64  128(DX), Z0
+	VMOVDQU64  128(BX), Z1
+	VMOVDQU64  128(SI), Z2
+	VPANDQ     Z1, Z0, Z1
+	VPTERNLOGQ $0xf3, Z0, Z0, Z2
+	VMOVDQU64  Z1, 128(AX)
+	VMOVDQU64  Z2, 128(CX)
+	VMOVDQU64  192(DX), Z0
+	VMOVDQU64  192(BX), Z1
+	VMOVDQU64  192(SI), Z2
+	VPANDQ     Z1, Z0, Z1
+	VPTERNLOGQ $0xf3, Z0, Z0, Z2
+	VMOVDQU64  Z1, 192(AX)
+	VMOVDQU64  Z2, 192(CX)
+	ADDQ       $0x00000100, AX
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, DX
+	ADDQ       $0x00000100, BX
+	ADDQ       $0x00000100, SI
+	DECQ       DI
+	JNZ        loop
+
+done:
+	MOVQ R8, ret+120(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneHalfAndAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+// Requires: AVX, AVX2
+TEXT ·kleeneHalfAndAVX2(SB), NOSPLIT, $0-128
+	MOVQ     words_base+0(FP), AX
+	MOVQ     valid_base+24(FP), CX
+	MOVQ     x_base+48(FP), DX
+	MOVQ     y_base+72(FP), BX
+	MOVQ     vy_base+96(FP), SI
+	MOVQ     x_len+56(FP), DI
+	VPCMPEQQ Y0, Y0, Y0
+	MOVQ     DI, R8
+	ANDQ     $0xfffffff0, R8
+	SHRQ     $0x04, DI
+	JZ       done
+
+loop:
+	VMOVDQU (DX), Y1
+	VMOVDQU (BX), Y2
+	VMOVDQU (SI), Y3
+	VPAND   Y2, Y1, Y2
+	VPANDN  Y1, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVDQU Y2, (AX)
+	VMOVDQU Y3, (CX)
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 32(BX), Y2
+	VMOVDQU 32(SI), Y3
+	VPAND   Y2, Y1, Y2
+	VPANDN  Y1, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVDQU Y2, 32(AX)
+	VMOVDQU Y3, 32(CX)
+	VMOVDQU 64(DX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 64(SI), Y3
+	VPAND   Y2, Y1, Y2
+	VPANDN  Y1, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 64(CX)
+	VMOVDQU 96(DX), Y1
+	VMOVDQU 96(BX), Y2
+	VMOVDQU 96(SI), Y3
+	VPAND   Y2, Y1, Y2
+	VPANDN  Y1, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVDQU Y2, 96(AX)
+	VMOVDQU Y3, 96(CX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000080, SI
+	DECQ    DI
+	JNZ     loop
+
+done:
+	MOVQ R8, ret+120(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneHalfOrAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+// Requires: AVX, AVX512F
+TEXT ·kleeneHalfOrAVX512(SB), NOSPLIT, $0-128
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vy_base+96(FP), SI
+	MOVQ x_len+56(FP), DI
+	MOVQ DI, R8
+	ANDQ $0xffffffe0, R8
+	SHRQ $0x05, DI
+	JZ   done
+
+loop:
+	VMOVDQU64 (DX), Z0
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 (SI), Z2
+	VPORQ     Z1, Z0, Z1
+	VPORQ     Z0, Z2, Z2
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, (CX)
+	VMOVDQU64 64(DX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 64(SI), Z2
+	VPORQ     Z1, Z0, Z1
+	VPORQ     Z0, Z2, Z2
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 64(CX)
+	VMOVDQU64 128(DX), Z0
+	VMOVDQU64 128(BX), Z1
+	VMOVDQU64 128(SI), Z2
+	VPORQ     Z1, Z0, Z1
+	VPORQ     Z0, Z2, Z2
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 Z2, 128(CX)
+	VMOVDQU64 192(DX), Z0
+	VMOVDQU64 192(BX), Z1
+	VMOVDQU64 192(SI), Z2
+	VPORQ     Z1, Z0, Z1
+	VPORQ     Z0, Z2, Z2
+	VMOVDQU64 Z1, 192(AX)
+	VMOVDQU64 Z2, 192(CX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, BX
+	ADDQ      $0x00000100, SI
+	DECQ      DI
+	JNZ       loop
+
+done:
+	MOVQ R8, ret+120(FP)
+	VZEROUPPER
+	RET
+
+// func kleeneHalfOrAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+// Requires: AVX, AVX2
+TEXT ·kleeneHalfOrAVX2(SB), NOSPLIT, $0-128
+	MOVQ words_base+0(FP), AX
+	MOVQ valid_base+24(FP), CX
+	MOVQ x_base+48(FP), DX
+	MOVQ y_base+72(FP), BX
+	MOVQ vy_base+96(FP), SI
+	MOVQ x_len+56(FP), DI
+	MOVQ DI, R8
+	ANDQ $0xfffffff0, R8
+	SHRQ $0x04, DI
+	JZ   done
+
+loop:
+	VMOVDQU (DX), Y0
+	VMOVDQU (BX), Y1
+	VMOVDQU (SI), Y2
+	VPOR    Y1, Y0, Y1
+	VPOR    Y0, Y2, Y2
+	VMOVDQU Y1, (AX)
+	VMOVDQU Y2, (CX)
+	VMOVDQU 32(DX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 32(SI), Y2
+	VPOR    Y1, Y0, Y1
+	VPOR    Y0, Y2, Y2
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 32(CX)
+	VMOVDQU 64(DX), Y0
+	VMOVDQU 64(BX), Y1
+	VMOVDQU 64(SI), Y2
+	VPOR    Y1, Y0, Y1
+	VPOR    Y0, Y2, Y2
+	VMOVDQU Y1, 64(AX)
+	VMOVDQU Y2, 64(CX)
+	VMOVDQU 96(DX), Y0
+	VMOVDQU 96(BX), Y1
+	VMOVDQU 96(SI), Y2
+	VPOR    Y1, Y0, Y1
+	VPOR    Y0, Y2, Y2
+	VMOVDQU Y1, 96(AX)
+	VMOVDQU Y2, 96(CX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000080, SI
+	DECQ    DI
+	JNZ     loop
+
+done:
+	MOVQ R8, ret+120(FP)
+	VZEROUPPER
+	RET
+
 // func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 // Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ
 TEXT ·kleeneAndAVX512(SB), NOSPLIT, $0-152

@@ -205,6 +205,11 @@ func FuzzSIMDKleene(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
+		for _, or := range []bool{false, true} {
+			if err := simdKleeneHalfSame(or, x, y, vy); err != nil {
+				t.Fatal(err)
+			}
+		}
 		// The bitwise kernels, on x and y.
 		for _, set := range simdCases() {
 			for _, op := range [][2]bool{{false, false}, {true, false}, {false, true}} {

@@ -182,8 +182,9 @@ func TestSIMDWords(t *testing.T) {
 	}
 }
 
-// TestSIMDLogicNoNulls runs Logic without nulls, Not and IsNull over
-// sliced bool arrays under each set and the portable loops.
+// TestSIMDLogicNoNulls runs Logic without nulls and with nulls on one
+// side, Not and IsNull over sliced bool arrays under each set and the
+// portable loops.
 func TestSIMDLogicNoNulls(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -219,6 +220,12 @@ func TestSIMDLogicNoNulls(t *testing.T) {
 					return Not(mem, z, dtype.Bool(true))
 				},
 				"is null": func() (datum.Datum, error) { return IsNull(mem, false, z, dtype.Bool(false)) },
+				"and, nulls on the left": func() (datum.Datum, error) {
+					return Logic(mem, false, z, x, dtype.Bool(true))
+				},
+				"or, nulls on the right": func() (datum.Datum, error) {
+					return Logic(mem, true, x, z, dtype.Bool(true))
+				},
 			}
 			for name, call := range calls {
 				var want datum.Datum
@@ -253,4 +260,49 @@ func mustDatum(t *testing.T, f func() (datum.Datum, error)) datum.Datum {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// TestSIMDKleeneHalf checks the Kleene kernels for nulls on one side
+// against the portable formula (x's validity all ones), for every word
+// count 0…300 at every word offset 0…63.
+func TestSIMDKleeneHalf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	const total = simdMaxLen + simdMaxOff
+	for n := 0; n <= simdMaxLen; n++ {
+		for off := 0; off <= simdMaxOff; off++ {
+			x, y, vy := randWords(rng, total)[off:off+n], randWords(rng, total)[off:off+n], randWords(rng, total)[off:off+n]
+			for _, or := range []bool{false, true} {
+				if err := simdKleeneHalfSame(or, x, y, vy); err != nil {
+					t.Fatalf("or %v n %d off %d: %v", or, n, off, err)
+				}
+			}
+		}
+	}
+}
+
+func simdKleeneHalfSame(or bool, x, y, vy []uint64) error {
+	flip := -b2u(!or)
+	n := len(x)
+	for _, set := range simdCases() {
+		words, valid := make([]uint64, n+1), make([]uint64, n+1)
+		words[n], valid[n] = guardWord, guardWord
+		done := simdKleeneHalf(set, or, words[:n], valid[:n], x, y, vy)
+		if done > n || words[n] != guardWord || valid[n] != guardWord {
+			return fmt.Errorf("%s did %d words of %d, or wrote past them", set.name, done, n)
+		}
+		for k := range n {
+			var w, v uint64
+			if k < done {
+				v = vy[k] | (x[k] ^ flip) | vy[k]&(y[k]^flip)
+				w = x[k] & y[k]
+				if or {
+					w = x[k] | y[k]
+				}
+			}
+			if words[k] != w || valid[k] != v {
+				return fmt.Errorf("%s: word %d is %#x valid %#x, want %#x valid %#x (did %d)", set.name, k, words[k], valid[k], w, v, done)
+			}
+		}
+	}
+	return nil
 }

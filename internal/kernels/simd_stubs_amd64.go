@@ -1105,6 +1105,18 @@ func wordsNotAVX512(dst []uint64, x []uint64) int
 // wordsNotAVX2 computes dst = ^x for the words of whole blocks of 16, and returns how many words it did (AVX2).
 func wordsNotAVX2(dst []uint64, x []uint64) int
 
+// kleeneHalfAndAVX512 computes the value and validity words of x AND y (Kleene) where only y has nulls, for the words of whole blocks of 32, and returns how many words it did (AVX512).
+func kleeneHalfAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+
+// kleeneHalfAndAVX2 computes the value and validity words of x AND y (Kleene) where only y has nulls, for the words of whole blocks of 16, and returns how many words it did (AVX2).
+func kleeneHalfAndAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+
+// kleeneHalfOrAVX512 computes the value and validity words of x OR y (Kleene) where only y has nulls, for the words of whole blocks of 32, and returns how many words it did (AVX512).
+func kleeneHalfOrAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+
+// kleeneHalfOrAVX2 computes the value and validity words of x OR y (Kleene) where only y has nulls, for the words of whole blocks of 16, and returns how many words it did (AVX2).
+func kleeneHalfOrAVX2(words []uint64, valid []uint64, x []uint64, y []uint64, vy []uint64) int
+
 // kleeneAndAVX512 computes the value and validity words of x AND y (Kleene) for the words of whole blocks of 16, and returns how many of their bits are valid (AVX512).
 func kleeneAndAVX512(words []uint64, valid []uint64, x []uint64, y []uint64, vx []uint64, vy []uint64) int
 

@@ -110,6 +110,10 @@ func main() {
 		words(op, false)
 	}
 	for _, or := range []bool{false, true} {
+		kleeneHalf(or, true)
+		kleeneHalf(or, false)
+	}
+	for _, or := range []bool{false, true} {
 		kleene(or, true)
 		kleene(or, false)
 	}
