@@ -260,6 +260,23 @@ func refListAvg(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 // refSortOrder is list_sort's order of two non-null values: NaN above
 // every number.
 func refSortOrder(a, b scalar.Scalar) int {
+	if x, nested := a.Value().([]scalar.Scalar); nested {
+		// lists lexicographically, structs field by field; a null inside
+		// above every value
+		y := b.Value().([]scalar.Scalar)
+		for k := range min(len(x), len(y)) {
+			switch xn, yn := x[k].IsNull(), y[k].IsNull(); {
+			case xn && yn:
+				continue
+			case xn || yn:
+				return boolInt(xn) - boolInt(yn)
+			}
+			if c := refSortOrder(x[k], y[k]); c != 0 {
+				return c
+			}
+		}
+		return cmpOf(int64(len(x)), int64(len(y)))
+	}
 	x, xf := a.Value().(float64)
 	y, _ := b.Value().(float64)
 	if xf && (math.IsNaN(x) || math.IsNaN(y)) {
@@ -402,6 +419,7 @@ var listMoreExprs = []string{
 	"list_min(xs)", "list_max(fx)", "list_min(list_value(s, s2))", "list_max(list_value(f64, f64, f32))", "list_max(list_value(b, b))",
 	"list_count(xs)", "list_count(fx)", "list_aggregate(xs, 'sum')", "list_aggr(fx, 'MIN')", "aggregate(list_value(d, d2), 'avg')",
 	"list_sort(xs)", "list_sort(fx, 'DESC')", "list_sort(list_value(s, s2, s), 'ASC', 'NULLS FIRST')", "list_reverse_sort(list_value(f64, f64, d))",
+	"list_sort(list_value(xs, xs, CAST(fx AS list<i32?>)))", "list_max(list_value(st, st))", "list_reverse_sort(list_value(fx, fx))",
 	"list_reverse(xs)", "list_reverse(fx)", "list_distinct(xs)", "list_distinct(list_value(f64, f64, f32))",
 	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))", "list_position(list_value(f32, f32, f64), f64)",
 	"list_has_any(list_value(f64, f32), list_value(f64))",

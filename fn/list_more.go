@@ -26,7 +26,8 @@ import (
 //	                              'count'; the name must be a literal (aliases list_aggr, aggregate,
 //	                              array_aggregate, array_aggr)
 //	list_sort(xs[, order[, nulls]])  order 'ASC' (default) or 'DESC', nulls 'NULLS LAST' (default) or
-//	                              'NULLS FIRST'; NaN sorts above every number, strings by bytes
+//	                              'NULLS FIRST'; NaN sorts above every number, strings by bytes, lists
+//	                              lexicographically and structs field by field (nulls inside them last)
 //	list_reverse_sort(xs[, nulls])   list_sort(xs, 'DESC', nulls)
 //	list_reverse(xs)              the elements in reverse order
 //	list_distinct(xs)             the distinct non-null elements, in the order they first appear
@@ -166,6 +167,7 @@ func (l listValue) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	if from < 0 {
 		return listType(dtype.Null(), false), nil
 	}
+	elem := args[from]
 	for i, a := range args {
 		if !a.IsNull() && !a.EqualIgnoreNullability(args[from]) {
 			return dtype.DType{}, argErr(l, i, "has type %s, want %s like argument %d (cast one of them)", a, args[from].AsNonNullable(), from+1)
@@ -173,8 +175,19 @@ func (l listValue) ReturnType(args []dtype.DType) (dtype.DType, error) {
 		if a.IsNull() {
 			return dtype.DType{}, argErr(l, i, "is an untyped null beside %s (cast it)", args[from])
 		}
+		elem = nullableUnion(elem, a)
 	}
-	return listType(args[from].WithNullable(anyNullable(args)), false), nil
+	return listType(elem, false), nil
+}
+
+// nullableUnion is a (equal to b but for nullability, at any depth)
+// nullable wherever either is: a list of list<i32> and list<i32?> holds
+// list<i32?> values.
+func nullableUnion(a, b dtype.DType) dtype.DType {
+	if s, ok := dtype.Supertype(a, b); ok && s.EqualIgnoreNullability(a) {
+		return s
+	}
+	return a.WithNullable(a.Nullable() || b.Nullable())
 }
 
 type listSlice struct{ simple }
@@ -230,11 +243,17 @@ func (l listAgg) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	return dtype.DType{}, argErr(l, 0, "has elements of type %s, want numbers", elem)
 }
 
-// orderable reports whether list_sort and list_min order values of t.
+// orderable reports whether list_sort and list_min order values of t:
+// every type; lists lexicographically and structs field by field, a null
+// inside them above every value (as DuckDB).
 func orderable(t dtype.DType) bool {
-	switch t.Kind() {
-	case dtype.KindList, dtype.KindFixedSizeList, dtype.KindStruct:
-		return false
+	if t.IsList() {
+		return orderable(t.Elem())
+	}
+	for _, f := range t.Fields() {
+		if !orderable(f.Type) {
+			return false
+		}
 	}
 	return true
 }
@@ -328,7 +347,7 @@ func concatListType(f Function, args []dtype.DType, strict bool) (dtype.DType, e
 		case !a.Elem().EqualIgnoreNullability(elem):
 			return dtype.DType{}, argErr(f, i, "has elements of type %s, want %s like the lists before it (cast one of them)", a.Elem(), elem.AsNonNullable())
 		default:
-			elem = elem.WithNullable(elem.Nullable() || a.Elem().Nullable())
+			elem = nullableUnion(elem, a.Elem())
 		}
 	}
 	if !have {

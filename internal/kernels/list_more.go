@@ -952,7 +952,78 @@ func orderOf(arr arrow.Array) (func(a, b int) int, error) {
 	case arrow.NULL:
 		return func(int, int) int { return 0 }, nil
 	}
+	return nestedOrder(arr)
+}
+
+// nestedOrder orders lists and structs as DuckDB does: lists
+// lexicographically (a prefix first), structs field by field, a null
+// inside them above every value.
+func nestedOrder(arr arrow.Array) (func(a, b int) int, error) {
+	switch x := arr.(type) {
+	case *array.List:
+		cc, err := orderWithNulls(x.ListValues())
+		if err != nil {
+			return nil, err
+		}
+		return func(a, b int) int {
+			sa, ea := x.ValueOffsets(a)
+			sb, eb := x.ValueOffsets(b)
+			return rangeCmp(cc, int(sa), int(ea-sa), int(sb), int(eb-sb))
+		}, nil
+	case *array.FixedSizeList:
+		cc, err := orderWithNulls(x.ListValues())
+		if err != nil {
+			return nil, err
+		}
+		k := int(x.DataType().(*arrow.FixedSizeListType).Len())
+		return func(a, b int) int { return rangeCmp(cc, (x.Offset()+a)*k, k, (x.Offset()+b)*k, k) }, nil
+	case *array.Struct:
+		fields := make([]func(a, b int) int, x.NumField())
+		for f := range fields {
+			var err error
+			if fields[f], err = orderWithNulls(x.Field(f)); err != nil {
+				return nil, err
+			}
+		}
+		return func(a, b int) int {
+			for _, c := range fields {
+				if r := c(a, b); r != 0 {
+					return r
+				}
+			}
+			return 0
+		}, nil
+	}
 	return nil, fmt.Errorf("cannot order elements of Arrow type %s: %w", arr.DataType(), errs.ErrInvalidArgument)
+}
+
+// orderWithNulls is orderOf over every row of arr, nulls above values.
+func orderWithNulls(arr arrow.Array) (func(a, b int) int, error) {
+	c, err := orderOf(arr)
+	if err != nil {
+		return nil, err
+	}
+	v := validityOrNone(arr)
+	if v.AllSet() {
+		return c, nil
+	}
+	return func(a, b int) int {
+		va, vb := v.Get(a), v.Get(b)
+		if !va || !vb {
+			return int(b2u(!va)) - int(b2u(!vb))
+		}
+		return c(a, b)
+	}, nil
+}
+
+// rangeCmp compares n rows from a with m rows from b lexicographically.
+func rangeCmp(c func(a, b int) int, a, n, b, m int) int {
+	for k := range min(n, m) {
+		if r := c(a+k, b+k); r != 0 {
+			return r
+		}
+	}
+	return n - m
 }
 
 func orderedCmp[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](vals []T) func(a, b int) int {
