@@ -1,10 +1,18 @@
 package fn_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 // TestListMoreKernels evaluates the functions of list_more.go through
@@ -44,4 +52,20 @@ func TestListMoreKernels(t *testing.T) {
 		{name: "|| on lists", f: fn.StringConcat, args: []vkArg{xs, vkLit("list<i32?>", `[0]`)}, want: `[[3, 1, null, 2, 0], null, [0], [5, 5, 4, 0]]`},
 		{name: "flatten", f: fn.Flatten, args: []vkArg{vkCol("list<list<i32>?>?", `[[[1, 2], null, [3]], null, [], [null]]`)}, want: `[[1, 2, 3], null, [], []]`},
 	})
+}
+
+// list_slice is DuckDB's: 1-based, inclusive, a negative bound counting
+// from the end, on lists and strings alike.
+func Example_listSlice() {
+	mem := memory.NewGoAllocator()
+	t, _ := dtype.Parse("list<i32>")
+	xs, _, _ := array.FromJSON(mem, dtype.ToArrow(t), strings.NewReader(`[[1, 2, 3, 4], [5]]`))
+	defer xs.Release()
+	i64 := dtype.Primitive(dtype.I64, false)
+	ret, _ := fn.ListSlice.ReturnType([]dtype.DType{t, i64, i64})
+	out, _ := fn.ListSlice.(fn.Kernel).Eval(&fn.Context{Mem: mem},
+		[]datum.Datum{datum.FromArray(xs, t), datum.FromScalar(scalar.Int64(2), 2), datum.FromScalar(scalar.Int64(-1), 2)}, ret)
+	defer out.Release()
+	fmt.Println(out.Array())
+	// Output: [[2 3 4] []]
 }
