@@ -1,10 +1,8 @@
 package eval
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -231,31 +229,9 @@ func (s *survivors) rows() rows {
 	return rows{n: s.count, list: setBits(s.bits, s.n, s.count)}
 }
 
-// setBits lists the set bits among the first n of bm (count of them).
-func setBits(bm []byte, n, count int) []int32 {
-	out := make([]int32, 0, count)
-	full := n / 64 // whole words, read eight bytes at a time
-	for w := range full {
-		word := binary.LittleEndian.Uint64(bm[w*8:])
-		base := int32(w * 64)
-		for word != 0 {
-			out = append(out, base+int32(bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	if base := full * 64; base < n {
-		var word uint64
-		for b := 0; base/8+b < len(bm) && b < 8; b++ {
-			word |= uint64(bm[base/8+b]) << (8 * b)
-		}
-		word &= 1<<(n-base) - 1
-		for word != 0 {
-			out = append(out, int32(base+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return out
-}
+// setBits lists the set bits among the first n of bm (count of them):
+// kernels.SelectRows, SIMD where the CPU has it.
+func setBits(bm []byte, n, count int) []int32 { return kernels.SelectRows(bm, n, count) }
 
 // canFail reports whether evaluating b may raise an error on valid input:
 // whether any call in it, lambda bodies included, is Fallible.
