@@ -21,8 +21,8 @@ import (
 // record batch, or any array) and returns an array of input.Len() rows,
 // owned by the caller. A scalar result is broadcast to input.Len() rows.
 func Eval(mem memory.Allocator, b *expr.Bound, input arrow.Array) (arrow.Array, error) {
-	p, err := Prepare(b)
-	if err != nil {
+	var p Prepared
+	if err := p.init(b, false); err != nil {
 		return nil, err
 	}
 	return p.Eval(mem, input)
@@ -30,8 +30,8 @@ func Eval(mem memory.Allocator, b *expr.Bound, input arrow.Array) (arrow.Array, 
 
 // EvalRecord evaluates b with $ bound to the struct of rec's columns.
 func EvalRecord(mem memory.Allocator, b *expr.Bound, rec arrow.RecordBatch) (arrow.Array, error) {
-	p, err := Prepare(b)
-	if err != nil {
+	var p Prepared
+	if err := p.init(b, false); err != nil {
 		return nil, err
 	}
 	return p.EvalRecord(mem, rec)
@@ -43,8 +43,8 @@ func EvalRecord(mem memory.Allocator, b *expr.Bound, rec arrow.RecordBatch) (arr
 // caller releases it. Array values in vars must have input.Len() rows;
 // variables the tree does not use are ignored.
 func EvalDatum(mem memory.Allocator, b *expr.Bound, input datum.Datum, vars map[string]datum.Datum) (datum.Datum, error) {
-	p, err := Prepare(b)
-	if err != nil {
+	var p Prepared
+	if err := p.init(b, false); err != nil {
 		return datum.Datum{}, err
 	}
 	return p.EvalDatum(mem, input, vars)

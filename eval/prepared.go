@@ -32,22 +32,32 @@ type Prepared struct {
 
 // Prepare checks b for evaluation.
 func Prepare(b *expr.Bound) (*Prepared, error) {
+	p := &Prepared{}
+	if err := p.init(b, true); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// init prepares b; the conjuncts only when filter is set (a Prepared made
+// by a package function for one evaluation needs them only to filter).
+func (p *Prepared) init(b *expr.Bound, filter bool) error {
 	if b == nil {
-		return nil, errors.New("eval: nil expression")
+		return errors.New("eval: nil expression")
 	}
 	a, err := analyze(b)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p := &Prepared{b: b, a: a}
-	if b.DType().IsBool() {
+	p.b, p.a = b, a
+	if filter && b.DType().IsBool() {
 		p.conjuncts = partition.Conjuncts(b)
 		p.fallible = make([]bool, len(p.conjuncts))
 		for i, c := range p.conjuncts {
 			p.fallible[i] = canFail(c)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // Bound is the prepared tree.
