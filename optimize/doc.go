@@ -172,6 +172,7 @@
 //	binary/in_single                      a IN (5) → a = 5
 //	binary/or_eq_to_in                    a = 1 OR a = 2 OR a = 3 → a IN (1, 2, 3)
 //	binary/merge_constants                a + 1 + 2 → a + 3 (integers of one sign); s || 'a' || 'b' → s || 'ab'
+//	temporal/date_part_shorthand          date_part('year', d) (extract(year FROM d)) → year(d)
 //
 // Decisions worth knowing:
 //

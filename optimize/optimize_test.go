@@ -54,7 +54,7 @@ func TestBuiltinRulesAreDocumentedValues(t *testing.T) {
 			t.Errorf("rule %s appears twice", r.Name)
 		}
 		seen[r.Name] = true
-		if !slices.Contains([]string{"fold", "binary", "cast", "structural", "null", "conditional"}, r.Family()) {
+		if !slices.Contains([]string{"fold", "binary", "cast", "structural", "null", "conditional", "temporal"}, r.Family()) {
 			t.Errorf("rule %s has an unknown family", r.Name)
 		}
 	}

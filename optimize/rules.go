@@ -2,8 +2,8 @@ package optimize
 
 // BuiltinRules are the built-in rules in the order New registers them:
 // casts of literals first (so the trace names them), then constant
-// folding, then the families null, conditional, cast, structural and
-// binary. The slice is fresh; the rules are shared values.
+// folding, then the families null, conditional, cast, structural,
+// binary and temporal. The slice is fresh; the rules are shared values.
 func BuiltinRules() []*Rule {
 	return []*Rule{
 		CastLiteral,
@@ -46,5 +46,7 @@ func BuiltinRules() []*Rule {
 		InSingle,
 		OrEqToIn,
 		MergeConstants,
+
+		DatePartShorthand,
 	}
 }
