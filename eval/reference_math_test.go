@@ -25,10 +25,11 @@ func init() {
 		fn.IDFloor: fn.RoundFloor, fn.IDCeil: fn.RoundCeil} {
 		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refRound(mode, t, v) }
 	}
-	// log10 is fdlibm's formula, as DuckDB's C library computes it
-	// (kernels.Log10: the reference does not write it a second time).
+	// The logarithms are computed as DuckDB's C library gives them
+	// (kernels.Ln, Log2, Log10: the reference does not write them a second
+	// time; their own tests check them).
 	for id, f := range map[string]func(float64) float64{fn.IDSqrt: math.Sqrt, fn.IDCbrt: math.Cbrt, fn.IDExp: math.Exp,
-		fn.IDLn: math.Log, fn.IDLog10: kernels.Log10, fn.IDLog2: math.Log2} {
+		fn.IDLn: kernels.Ln, fn.IDLog10: kernels.Log10, fn.IDLog2: kernels.Log2} {
 		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 			return mk(t, f(v[0].Value().(float64))), nil
 		}

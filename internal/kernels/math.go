@@ -6,6 +6,8 @@ package kernels
 // are DuckDB's; package fn's doc (math.go) lists the types.
 //
 // Floats follow IEEE 754 and never fail: sqrt(-1) is NaN, ln(0) is -Inf.
+// The logarithms are computed as DuckDB's C library gives them
+// (math_log.go); sqrt, cbrt, exp and power are Go's math package's.
 // Rounding a float to n places is DuckDB's formula, round(x · 10^n) / 10^n
 // (x when that is not finite), and for n < 0 round(x / 10^-n) · 10^-n (0
 // when not finite; x for trunc); Inf and NaN round to themselves; with 10^k correctly rounded (pow10Float) as C's pow gives
@@ -127,7 +129,7 @@ func FloatMath(mem memory.Allocator, op MathOp, x datum.Datum, ret dtype.DType) 
 			}
 		case MathLn:
 			for i, v := range src {
-				dst[i] = math.Log(v)
+				dst[i] = Ln(v)
 			}
 		case MathLog10, MathLog:
 			for i, v := range src {
@@ -135,7 +137,7 @@ func FloatMath(mem memory.Allocator, op MathOp, x datum.Datum, ret dtype.DType) 
 			}
 		case MathLog2:
 			for i, v := range src {
-				dst[i] = math.Log2(v)
+				dst[i] = Log2(v)
 			}
 		}
 	})
@@ -150,51 +152,13 @@ func mathOne(op MathOp, v float64) float64 {
 	case MathExp:
 		return math.Exp(v)
 	case MathLn:
-		return math.Log(v)
+		return Ln(v)
 	case MathLog2:
-		return math.Log2(v)
+		return Log2(v)
 	}
 	return Log10(v)
 }
 
-// Log10 is log10(x) as fdlibm's e_log10.c (and so the C library DuckDB
-// uses) computes it: x = 2^k · m with m in [1, 2) (in [0.5, 1) for k < 0,
-// with k one more), then k·log10(2)_lo + ln(m)/ln(10) + k·log10(2)_hi,
-// each product rounded on its own. Go's math.Log10, ln(x)·(1/ln 10), gives
-// another double for about one x in four; this one agrees with DuckDB
-// wherever math.Log agrees with the C library's log (all but a few
-// percent). The formula is Sun Microsystems' (fdlibm, 1993: "Permission to
-// use, copy, modify, and distribute this software is freely granted,
-// provided that this notice is preserved").
-func Log10(x float64) float64 {
-	const (
-		ivln10   = 4.34294481903251816668e-01
-		log102hi = 3.01029995663611771306e-01
-		log102lo = 3.69423907715893078616e-13
-	)
-	if !(x > 0) || math.IsInf(x, 1) {
-		return math.Log10(x) // NaN, -Inf for 0, NaN for x < 0, +Inf
-	}
-	k := 0
-	if x < 0x1p-1022 { // subnormal: scale into the normal range
-		k -= 54
-		x *= 0x1p54
-	}
-	b := math.Float64bits(x)
-	hx := int(b >> 32)
-	k += hx>>20 - 1023
-	i := 0
-	if k < 0 {
-		i = 1
-	}
-	hx = hx&0x000fffff | (0x3ff-i)<<20
-	y := float64(k + i)
-	m := math.Float64frombits(uint64(hx)<<32 | b&0xffffffff)
-	// The conversions keep each product rounded on its own (Go may fuse
-	// x*y + z otherwise).
-	z := float64(y*log102lo) + float64(ivln10*math.Log(m))
-	return z + float64(y*log102hi)
-}
 
 // FloatMath2 computes a two-argument f64 function: power(x, y), or
 // log(b, x) = log10(x) / log10(b) for MathLog (as DuckDB computes it).
