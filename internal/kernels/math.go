@@ -159,7 +159,6 @@ func mathOne(op MathOp, v float64) float64 {
 	return Log10(v)
 }
 
-
 // FloatMath2 computes a two-argument f64 function: power(x, y), or
 // log(b, x) = log10(x) / log10(b) for MathLog (as DuckDB computes it).
 func FloatMath2(mem memory.Allocator, op MathOp, l, r datum.Datum, ret dtype.DType) datum.Datum {
