@@ -41,8 +41,10 @@ import (
 //	                        f64 (its fraction rounded to a microsecond);
 //	                        make_timestamp(micros) from microseconds
 //
-// A zoned timestamp is read in UTC (DuckDB reads a TIMESTAMPTZ in the
-// session's time zone). year, isoyear, yearweek, decade, century,
+// The parts of a time of day (hour, minute, second, millisecond,
+// microsecond, epoch: seconds since midnight) also take a time. A zoned
+// timestamp is read in UTC (DuckDB reads a TIMESTAMPTZ in the session's
+// time zone). year, isoyear, yearweek, decade, century,
 // millennium, era and epoch are non-decreasing in their argument, and
 // date_trunc in its second: their Properties say so, for pruning.
 var (
@@ -225,10 +227,25 @@ func (partFn) Arity() Arity { return Exactly(1) }
 func (partFn) ArgTypes(args []dtype.DType) []dtype.DType { return temporalArgTypes(args, 0) }
 
 func (p partFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
-	if err := argTemporal(p, args, 0); err != nil {
+	if err := argPartOf(p, args, 0, p.part); err != nil {
 		return dtype.DType{}, err
 	}
 	return partType(p.part, args[0].Nullable()), nil
+}
+
+// isTimePart reports whether p is a field of a time of day.
+func isTimePart(p DatePart) bool { return p >= PartHour }
+
+// argPartOf checks that argument i has part p: a date or timestamp, or a
+// time for the parts of a time of day.
+func argPartOf(f Function, args []dtype.DType, i int, p DatePart) error {
+	if t := args[i]; t.IsTemporal() && t.ExtID() == dtype.ExtTime {
+		if isTimePart(p) {
+			return nil
+		}
+		return argErr(f, i, "has type %s, which has no %s (a time has hour, minute, second, millisecond, microsecond and epoch)", t, p)
+	}
+	return argTemporal(f, args, i)
 }
 
 // partType is the type of a part: i64, f64 for the epoch.
@@ -260,19 +277,22 @@ func (d datePart) ReturnType(args []dtype.DType) (dtype.DType, error) {
 // ReturnTypeConst types the call from its part, which must be a literal
 // (the type depends on it: the epoch is f64).
 func (d datePart) ReturnTypeConst(args []dtype.DType, consts []*scalar.Scalar) (dtype.DType, error) {
-	if err := argTemporal(d, args, 1); err != nil {
-		return dtype.DType{}, err
-	}
 	text, null, err := partText(d, args, consts, 0)
 	if err != nil {
 		return dtype.DType{}, err
 	}
 	if null {
+		if !args[1].IsTemporal() {
+			return dtype.DType{}, argTemporal(d, args, 1)
+		}
 		return dtype.Primitive(dtype.I64, true), nil
 	}
 	p, ok := ParseDatePart(text)
 	if !ok {
 		return dtype.DType{}, argErr(d, 0, "part %q is not recognized (want year, month, day, hour, epoch, …)", text)
+	}
+	if err := argPartOf(d, args, 1, p); err != nil {
+		return dtype.DType{}, err
 	}
 	return partType(p, anyNullable(args)), nil
 }
@@ -414,18 +434,23 @@ func (dateDiff) Arity() Arity { return Exactly(3) }
 func (dateDiff) Fallible() bool { return true }
 
 // ArgTypes: a null part is utf8; the values meet: a date beside a
-// timestamp becomes one, timestamps of two units take the finer; nulls are
-// dates.
+// timestamp becomes one, timestamps of two units take the finer, a string
+// beside either is cast to it; nulls are dates.
 func (dateDiff) ArgTypes(args []dtype.DType) []dtype.DType {
 	out := temporalArgTypes(args, 1, 2)
 	if args[0].IsNull() {
 		out[0] = dtype.Utf8(true)
 	}
 	a, b := args[1], args[2]
-	if a.IsTemporal() && b.IsTemporal() && !a.EqualIgnoreNullability(b) {
+	switch {
+	case a.IsTemporal() && b.IsTemporal() && !a.EqualIgnoreNullability(b):
 		if t, ok := dtype.Supertype(a, b); ok {
 			out[1], out[2] = t, t
 		}
+	case a.IsTemporal() && b.IsUtf8():
+		out[2] = a // date_diff('day', d, '1995-02-01'), as DuckDB reads it
+	case a.IsUtf8() && b.IsTemporal():
+		out[1] = b
 	}
 	return out
 }

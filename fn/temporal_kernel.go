@@ -44,13 +44,17 @@ func temporalOf(f Function, d datum.Datum) (kernels.Temporal, error) {
 	return kernels.TemporalOf(t), nil
 }
 
-// evalPart extracts part p of x.
+// evalPart extracts part p of x (a date, a timestamp, or a time for the
+// parts of a time of day).
 func evalPart(f Function, ctx *Context, p DatePart, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	if x.DType().IsNull() {
 		return kernels.NullResult(ret, x.Len()), nil
 	}
-	in, err := temporalOf(f, x)
-	if err != nil {
+	var in kernels.Temporal
+	var err error
+	if t := x.DType(); t.IsTemporal() && t.ExtID() == dtype.ExtTime && isTimePart(p) {
+		in = kernels.TemporalOf(t)
+	} else if in, err = temporalOf(f, x); err != nil {
 		return datum.Datum{}, err
 	}
 	if p == PartEpoch {

@@ -49,19 +49,26 @@ const (
 	PartEpoch             // seconds since 1970-01-01 00:00:00 (f64)
 )
 
-// Temporal says how a date or timestamp is stored.
+// Temporal says how a date, time or timestamp is stored.
 type Temporal struct {
-	Date      bool  // days in int32; else ticks in int64
-	PerSecond int64 // ticks per second of a timestamp (1 for a date)
+	Date      bool  // days in int32
+	Time      bool  // ticks since midnight: int32 for s and ms, else int64
+	PerSecond int64 // ticks per second of a time or timestamp (1 for a date)
 }
 
-// TemporalOf is the storage of a date or timestamp type.
+// TemporalOf is the storage of a date, time or timestamp type.
 func TemporalOf(t dtype.DType) Temporal {
-	if t.ExtID() == dtype.ExtDate {
+	switch t.ExtID() {
+	case dtype.ExtDate:
 		return Temporal{Date: true, PerSecond: 1}
+	case dtype.ExtTime:
+		return Temporal{Time: true, PerSecond: t.Unit().PerSecond()}
 	}
 	return Temporal{PerSecond: t.Unit().PerSecond()}
 }
+
+// narrowTime reports whether in is a time stored in int32.
+func (in Temporal) narrowTime() bool { return in.Time && in.PerSecond <= 1000 }
 
 const secondsPerDay = 86400
 
@@ -230,17 +237,31 @@ func partFunc(p Part, per int64) func(day, tod int64) int64 {
 	return nil
 }
 
-// DatePart computes an integer field (any part but PartEpoch) of a date or
-// timestamp x stored as in; the result is i64.
+// DatePart computes an integer field (any part but PartEpoch) of a date,
+// time or timestamp x stored as in (a time is a day 0, whose date parts
+// callers do not ask for); the result is i64.
 func DatePart(mem memory.Allocator, p Part, in Temporal, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	f := partFunc(p, in.PerSecond)
 	if f == nil {
 		return datum.Datum{}, fmt.Errorf("no integer field %d", p)
 	}
-	if in.Date {
+	switch {
+	case in.Date:
 		return mapUnary(mem, x, ret, func(v int32) int64 { return f(int64(v), 0) }, func(dst []int64, src []int32) {
 			for i, v := range src {
 				dst[i] = f(int64(v), 0)
+			}
+		}), nil
+	case in.narrowTime():
+		return mapUnary(mem, x, ret, func(v int32) int64 { return f(0, int64(v)) }, func(dst []int64, src []int32) {
+			for i, v := range src {
+				dst[i] = f(0, int64(v))
+			}
+		}), nil
+	case in.Time:
+		return mapUnary(mem, x, ret, func(v int64) int64 { return f(0, v) }, func(dst, src []int64) {
+			for i, v := range src {
+				dst[i] = f(0, v)
 			}
 		}), nil
 	}
@@ -252,8 +273,8 @@ func DatePart(mem memory.Allocator, p Part, in Temporal, x datum.Datum, ret dtyp
 	}), nil
 }
 
-// Epoch is the seconds since 1970-01-01 00:00:00 of a date or timestamp,
-// as f64.
+// Epoch is the seconds since 1970-01-01 00:00:00 of a date or timestamp
+// (since midnight of a time), as f64.
 func Epoch(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) datum.Datum {
 	if in.Date {
 		one := func(v int32) float64 { return float64(int64(v) * secondsPerDay) }
@@ -264,6 +285,14 @@ func Epoch(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) da
 		})
 	}
 	per := float64(in.PerSecond)
+	if in.narrowTime() {
+		return mapUnary(mem, x, ret, func(v int32) float64 { return float64(v) / per }, func(dst []float64, src []int32) {
+			for i, v := range src {
+				dst[i] = float64(v) / per
+			}
+		})
+	}
+	// A wide time, like a timestamp, counts ticks from a midnight.
 	return mapUnary(mem, x, ret, func(v int64) float64 { return float64(v) / per }, func(dst []float64, src []int64) {
 		for i, v := range src {
 			dst[i] = float64(v) / per

@@ -340,6 +340,35 @@ func TestDatePartCases(t *testing.T) {
 	})
 }
 
+func TestTimeParts(t *testing.T) {
+	for _, c := range []struct {
+		dt          dtype.DType
+		rows, epoch string
+	}{
+		{dtype.Time(dtype.Second, true), `[36672, null, 0, 86399]`, `[36672, null, 0, 86399]`},
+		{dtype.Time(dtype.Milli, true), `[36672500, null, 0, 86399999]`, `[36672.5, null, 0, 86399.999]`},
+		{dtype.Time(dtype.Micro, true), `[36672500000, null, 0, 86399999999]`, `[36672.5, null, 0, 86399.999999]`},
+		{dtype.Time(dtype.Nano, true), `[36672500000000, null, 0, 86399999999999]`, `[36672.5, null, 0, 86399.999999999]`},
+	} {
+		frac := func(ms, us string) string {
+			if c.dt.Unit() == dtype.Second {
+				return ms
+			}
+			return us
+		}
+		x := col(c.dt, c.rows)
+		runCases(t, []kernelCase{{name: c.dt.String() + " hour", args: []in{x}, ret: i64N, want: `[10, null, 0, 23]`}}, partCall(PartHour, c.dt))
+		runCases(t, []kernelCase{{name: c.dt.String() + " minute", args: []in{x}, ret: i64N, want: `[11, null, 0, 59]`}}, partCall(PartMinute, c.dt))
+		runCases(t, []kernelCase{{name: c.dt.String() + " second", args: []in{x}, ret: i64N, want: `[12, null, 0, 59]`}}, partCall(PartSecond, c.dt))
+		runCases(t, []kernelCase{{name: c.dt.String() + " millisecond", args: []in{x}, ret: i64N,
+			want: frac(`[12000, null, 0, 59000]`, `[12500, null, 0, 59999]`)}}, partCall(PartMillisecond, c.dt))
+		runCases(t, []kernelCase{{name: c.dt.String() + " epoch", args: []in{x}, ret: f64N, want: c.epoch}},
+			func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+				return Epoch(mem, TemporalOf(c.dt), a[0], ret), nil
+			})
+	}
+}
+
 func TestDateTruncCases(t *testing.T) {
 	dates := col(dateN, `["1995-03-15", -735525, null, "1995-01-01"]`)
 	trunc := func(p TruncPart, dt dtype.DType) func(memory.Allocator, []datum.Datum, dtype.DType) (datum.Datum, error) {
