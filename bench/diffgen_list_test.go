@@ -57,7 +57,11 @@ func (g *gen) list(t gtype, d int) *gnode {
 	}
 	switch g.pick(8) {
 	case 0:
-		return lcall(t, "list_slice", n, intLit(g.pick(7)-3), intLit(g.pick(7)-3))
+		sl := lcall(t, "list_slice", n, intLit(g.pick(7)-3), intLit(g.pick(7)-3))
+		if g.pick(2) == 0 {
+			sl.kids = append(sl.kids, intLit([]int{-2, -1, 2, 3}[g.pick(4)]))
+		}
+		return sl
 	case 1:
 		return lcall(t, "list_reverse", n)
 	case 2:

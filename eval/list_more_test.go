@@ -42,6 +42,8 @@ func TestListMore(t *testing.T) {
 		{"list_slice(xs, 2, 3)", `[[1,null],null,[],[5,4],[]]`},
 		{"list_slice(xs, k, -1)", `[[1,null,2],null,null,[5,5,4],[null]]`},
 		{"list_slice(xs, -2, 10)", `[[null,2],null,[],[5,4],[null]]`},
+		{"list_slice(xs, -1, 1, -2)", `[[2,1],null,[],[4,5],[null]]`},
+		{"list_slice(xs, 1, -1, 2)", `[[3,null],null,[],[5,4],[null]]`},
 		{"list_slice(s, 2, 3)", `["él",null,"","bc","yz"]`},
 		{"list_slice(s, k, -1)", `["éllo",null,null,"abc","xyz"]`},
 		{"list_element(s, k)", `["é",null,null,"","x"]`},
@@ -112,6 +114,7 @@ func TestListMoreErrors(t *testing.T) {
 		{"list_element(s, 4294967296)", errs.ErrInvalidArgument, "outside the supported range"},
 		{"list_sum(list_value(CAST(9223372036854775807 AS i64), CAST(k AS i64)))", errs.ErrOverflow, "exceeds i64"},
 		{"list_sort(xs, 'UP')", errs.ErrInvalidArgument, "want 'ASC' or 'DESC'"},
+		{"list_slice(xs, 1, 2, k - k)", errs.ErrInvalidArgument, "step is 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.src, func(t *testing.T) {

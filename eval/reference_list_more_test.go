@@ -166,6 +166,31 @@ func refSlice(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		return mk(t, string(runes[b:e])), nil
 	}
 	elems := refElems(v[0])
+	if len(v) > 3 {
+		// every k-th element of the range from its start; a negative k
+		// walks the range of end..begin from its last element
+		k := intValue(v[3])
+		if k == 0 {
+			return scalar.Scalar{}, refFail(errs.ErrInvalidArgument, "list_slice: step 0")
+		}
+		var out []scalar.Scalar
+		if k > 0 {
+			b, e := refSliceRange(int64(len(elems)), begin, end)
+			for p := b; p < e; p++ {
+				if (p-b)%k == 0 {
+					out = append(out, elems[p])
+				}
+			}
+		} else {
+			b, e := refSliceRange(int64(len(elems)), end, begin)
+			for p := e - 1; p >= b; p-- {
+				if (e-1-p)%k == 0 {
+					out = append(out, elems[p])
+				}
+			}
+		}
+		return scalar.List(t.AsNonNullable(), out), nil
+	}
 	b, e := refSliceRange(int64(len(elems)), begin, end)
 	return scalar.List(t.AsNonNullable(), elems[b:e]), nil
 }
@@ -413,7 +438,7 @@ func refReduce(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 // 3>?), compared with the reference evaluator on random batches.
 var listMoreExprs = []string{
 	"list_value(i32, i32 + 1, CAST(NULL AS i32))", "[s, s2]", "list_value(xs, xs)",
-	"list_slice(xs, i8, i16)", "list_slice(fx, -2, -1)", "xs[i8:]", "xs[:i8]", "list_slice(s, i8, i16)", "s[i8]", "s[i64]",
+	"list_slice(xs, i8, i16)", "list_slice(fx, -2, -1)", "list_slice(xs, i8, i16, CAST(i8 AS i64) % 3 - 1)", "list_slice(fx, -1, 1, -2)", "xs[i8:]", "xs[:i8]", "list_slice(s, i8, i16)", "s[i8]", "s[i64]",
 	"list_sum(xs)", "list_sum(fx)", "list_sum(list_value(u64, u64))", "list_sum(list_value(d, d))", "list_sum(list_value(f64, f64))",
 	"list_avg(xs)", "list_avg(list_value(d2, d2))", "list_avg(list_value(i64, i64))", "list_avg(list_value(f32))",
 	"list_min(xs)", "list_max(fx)", "list_min(list_value(s, s2))", "list_max(list_value(f64, f64, f32))", "list_max(list_value(b, b))",

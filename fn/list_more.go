@@ -12,10 +12,13 @@ import (
 // also work on utf8 strings, by characters.
 //
 //	list_value(a, b, …)           a list of the arguments, which meet at their supertype; never null
-//	list_slice(x, begin, end)     1-based, inclusive; negative counts from the end (-1 is the last),
-//	                              0 as begin is the first; clamped to the list; null when an argument is
-//	                              null. x[:e] is list_slice(x, 1, e) and x[b:] is list_slice(x, b, -1).
-//	                              Alias array_slice. On a string: 'hello'[2:3] = 'el'.
+//	list_slice(x, begin, end[, step])  1-based, inclusive; negative counts from the end (-1 is the
+//	                              last), 0 as begin is the first; clamped to the list; null when an
+//	                              argument is null. x[:e] is list_slice(x, 1, e) and x[b:] is
+//	                              list_slice(x, b, -1). Alias array_slice. On a string: 'hello'[2:3] =
+//	                              'el'. A step k > 1 takes every k-th element; a negative one walks
+//	                              from begin down to end (list_slice(xs, -1, 1, -1) reverses); 0 is an
+//	                              error; strings take no step (as in DuckDB)
 //	list_element(s, i)            on a string: character i, or '' when i is outside it
 //	list_sum(xs)                  integers as i64 (u64 for u64), checked; floats as f64; decimal(p, s) as
 //	                              decimal(38, s); null when the list has no non-null element
@@ -192,14 +195,16 @@ func nullableUnion(a, b dtype.DType) dtype.DType {
 
 type listSlice struct{ simple }
 
-func (l listSlice) Arity() Arity { return Exactly(3) }
+func (l listSlice) Arity() Arity { return Arity{3, 4} }
 func (l listSlice) ReturnType(args []dtype.DType) (dtype.DType, error) {
-	for i := 1; i < 3; i++ {
+	for i := 1; i < len(args); i++ {
 		if !args[i].IsInt() {
 			return dtype.DType{}, argErr(l, i, "has type %s, want an integer", args[i])
 		}
 	}
 	switch x := args[0]; {
+	case x.IsUtf8() && len(args) > 3:
+		return dtype.DType{}, argErr(l, 3, "a step slices lists only, not strings (as in DuckDB)")
 	case x.IsUtf8():
 		return dtype.Utf8(anyNullable(args)), nil
 	case x.IsList():

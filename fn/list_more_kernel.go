@@ -50,7 +50,11 @@ func (l listSlice) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datu
 	if err := checkArgs(l, args); err != nil {
 		return datum.Datum{}, err
 	}
-	out, err := kernels.ListSlice(ctxMem(ctx), args[0], args[1], args[2], ret)
+	var step *datum.Datum
+	if len(args) > 3 {
+		step = &args[3]
+	}
+	out, err := kernels.ListSlice(ctxMem(ctx), args[0], args[1], args[2], step, ret)
 	return out, kernelError(l.ID(), err)
 }
 

@@ -209,13 +209,31 @@ func SliceRange(size, begin, end int64) (b, e int64) {
 	return b, max(b, e)
 }
 
-// ListSlice is list_slice(x, begin, end) over lists (the result a List
-// even for a FixedSizeList) or utf8 strings (by characters): see
-// SliceRange. A null argument gives null.
-func ListSlice(mem memory.Allocator, x, begin, end datum.Datum, ret dtype.DType) (datum.Datum, error) {
+// ListSlice is list_slice(x, begin, end[, step]) over lists (the result
+// a List even for a FixedSizeList) or utf8 strings (by characters, without
+// a step): see SliceRange. A step k takes every k-th element of the range
+// from its start; a negative step walks from begin down to end (begin
+// should be the later bound): list_slice(xs, -1, 1, -1) reverses xs. A
+// zero step is an error, a null argument gives null.
+func ListSlice(mem memory.Allocator, x, begin, end datum.Datum, step *datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	n := x.Len()
-	if anyNullScalar([]datum.Datum{x, begin, end}) {
+	args := []datum.Datum{x, begin, end}
+	if step != nil {
+		args = append(args, *step)
+	}
+	if anyNullScalar(args) {
 		return nullResult(ret, n), nil
+	}
+	st := intArg{sc: 1}
+	var sv Bitmap
+	if step != nil {
+		var err error
+		if st, err = newIntArg(*step); err != nil {
+			return datum.Datum{}, fmt.Errorf("list_slice step: %w", err)
+		}
+		if st.arr != nil {
+			sv = ValidityOf(st.arr)
+		}
 	}
 	bs, err := newIntArg(begin)
 	if err != nil {
@@ -237,7 +255,7 @@ func ListSlice(mem memory.Allocator, x, begin, end datum.Datum, ret dtype.DType)
 		return datum.Datum{}, err
 	}
 	defer xc.release()
-	valid := func(i int) bool { return xc.isValid(i) && bv.Get(i) && ev.Get(i) }
+	valid := func(i int) bool { return xc.isValid(i) && bv.Get(i) && ev.Get(i) && sv.Get(i) }
 	if ret.IsUtf8() {
 		return sliceStrings(mem, xc, bs, es, valid, n, ret)
 	}
@@ -251,9 +269,32 @@ func ListSlice(mem memory.Allocator, x, begin, end datum.Datum, ret dtype.DType)
 	for i := range n {
 		if valid(i) {
 			s, e := lv.bounds(i)
-			b, f := SliceRange(int64(e-s), bs.get(i), es.get(i))
-			for p := int64(s) + b; p < int64(s)+f; p++ {
-				pick = append(pick, int32(p))
+			switch k := st.get(i); {
+			case k == 1:
+				b, f := SliceRange(int64(e-s), bs.get(i), es.get(i))
+				for p := int64(s) + b; p < int64(s)+f; p++ {
+					pick = append(pick, int32(p))
+				}
+			case k > 1:
+				b, f := SliceRange(int64(e-s), bs.get(i), es.get(i))
+				for p := b; p < f; p += k {
+					pick = append(pick, int32(int64(s)+p))
+					if k >= f-p {
+						break // also before p + k could overflow
+					}
+				}
+			case k < 0:
+				// From begin down to end: the range of end..begin, walked
+				// from its last element.
+				b, f := SliceRange(int64(e-s), es.get(i), bs.get(i))
+				for p := f - 1; p >= b; p += k {
+					pick = append(pick, int32(int64(s)+p))
+					if k < b-p {
+						break
+					}
+				}
+			default:
+				return datum.Datum{}, &RowError{Row: i, Err: fmt.Errorf("list_slice step is 0: %w", errs.ErrInvalidArgument)}
 			}
 		}
 		offs[i+1] = int32(len(pick))

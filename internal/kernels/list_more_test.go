@@ -147,13 +147,38 @@ func TestListRearrangeRandom(t *testing.T) {
 			}
 		}
 		b, e := int64(rng.IntN(9)-4), int64(rng.IntN(9)-4)
-		got, err := ListSlice(mem, x, datum.FromScalar(scalarInt64(b), n), datum.FromScalar(scalarInt64(e), n), lt)
+		got, err := ListSlice(mem, x, datum.FromScalar(scalarInt64(b), n), datum.FromScalar(scalarInt64(e), n), nil, lt)
 		check("list_slice", got, err, func(r goList) goList {
 			if r == nil {
 				return nil
 			}
 			lo, hi := SliceRange(int64(len(r)), b, e)
 			return r[lo:hi]
+		})
+		k := []int64{2, 3, -1, -2, math.MaxInt64, math.MinInt64}[rng.IntN(6)]
+		stepD := datum.FromScalar(scalarInt64(k), n)
+		got, err = ListSlice(mem, x, datum.FromScalar(scalarInt64(b), n), datum.FromScalar(scalarInt64(e), n), &stepD, lt)
+		check("list_slice step", got, err, func(r goList) goList {
+			if r == nil {
+				return nil
+			}
+			out := goList{}
+			if k > 0 {
+				lo, hi := SliceRange(int64(len(r)), b, e)
+				for p := lo; p < hi; p++ {
+					if (p-lo)%k == 0 {
+						out = append(out, r[p])
+					}
+				}
+				return out
+			}
+			lo, hi := SliceRange(int64(len(r)), e, b)
+			for p := hi - 1; p >= lo; p-- {
+				if (hi-1-p)%k == 0 {
+					out = append(out, r[p])
+				}
+			}
+			return out
 		})
 		got, err = ListRearrange(mem, ReorderReverse, x, false, false, lt)
 		check("list_reverse", got, err, func(r goList) goList {
@@ -374,7 +399,7 @@ func TestStringElementAndSlice(t *testing.T) {
 		}
 		got.Release()
 	}
-	got, err := ListSlice(mem, datum.FromArray(s, st), datum.FromScalar(scalarInt64(-4), 4), datum.FromScalar(scalarInt64(3), 4), st)
+	got, err := ListSlice(mem, datum.FromArray(s, st), datum.FromScalar(scalarInt64(-4), 4), datum.FromScalar(scalarInt64(3), 4), nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
