@@ -529,3 +529,77 @@ func TestStrftimeStrptime(t *testing.T) {
 		{name: "day of year", args: []in{col(strN, `["1995-064 Sunday"]`)}, ret: tsN, want: `["1995-03-05 00:00:00"]`},
 	}, parse("%Y-%j %A"))
 }
+
+// FuzzTimeFormat compiles any format and, when it compiles, parses any text
+// with it and formats any timestamp with it: nothing may panic, and a
+// parsed timestamp formats back to a text that parses to it again with the
+// formats that lose nothing.
+func FuzzTimeFormat(f *testing.F) {
+	for _, s := range [][2]string{{"%Y-%m-%d", "1995-03-05"}, {"%d/%m/%y %H:%M:%S.%f", "5/3/95 1:2:3.5"},
+		{"%b %-d %Y %I%p", "Mar 5 1995 1PM"}, {"%j %A %%", "064 Sunday %"}, {"%c", "x"}, {"%-", ""}, {"%Y%m%d", "-123456789"}} {
+		f.Add(s[0], s[1], int64(794019723500000))
+	}
+	f.Fuzz(func(t *testing.T, format, text string, micros int64) {
+		for _, parse := range []bool{true, false} {
+			tf, err := CompileTimeFormat(format, parse)
+			if err != nil {
+				continue
+			}
+			if parse {
+				tf.parse(text)
+				continue
+			}
+			day, tod := splitTicks(micros, 1_000_000)
+			tf.format(nil, clockOf(day, tod, 1_000_000), false)
+		}
+		tf, err := CompileTimeFormat("%Y-%m-%d %H:%M:%S.%f", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		day, tod := splitTicks(micros, 1_000_000)
+		if y, _, _ := civilFromDays(day); y < 0 {
+			return // %Y of a negative year has a sign strptime reads, but the range check differs
+		}
+		out := string(tf.format(nil, clockOf(day, tod, 1_000_000), false))
+		if v, msg := tf.parse(out); msg != "" || v != micros {
+			t.Fatalf("%d formats as %q, which parses to %d (%s)", micros, out, v, msg)
+		}
+	})
+}
+
+// BenchmarkDatePart extracts the year and the hour of 64k dates and
+// timestamps.
+func BenchmarkDatePart(b *testing.B) {
+	mem := memory.NewGoAllocator()
+	const n = 1 << 16
+	rng := rand.New(rand.NewPCG(7, 8))
+	db := array.NewDate32Builder(mem)
+	tb := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond})
+	for range n {
+		db.Append(arrow.Date32(rng.Int32N(40000) - 10000))
+		tb.Append(arrow.Timestamp(rng.Int64N(4e15) - 1e15))
+	}
+	dates := datum.FromArray(db.NewArray(), dateN)
+	stamps := datum.FromArray(tb.NewArray(), tsN)
+	db.Release()
+	tb.Release()
+	defer dates.Release()
+	defer stamps.Release()
+	for _, c := range []struct {
+		name string
+		p    Part
+		x    datum.Datum
+		t    dtype.DType
+	}{{"year/date", PartYear, dates, dateN}, {"year/timestamp", PartYear, stamps, tsN}, {"hour/timestamp", PartHour, stamps, tsN}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(n * 8)
+			for b.Loop() {
+				r, err := DatePart(mem, c.p, TemporalOf(c.t), c.x, i64N)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Release()
+			}
+		})
+	}
+}
