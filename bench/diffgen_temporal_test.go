@@ -30,6 +30,10 @@ var diffPartPool = []string{"year", "quarter", "month", "week", "day", "isoyear"
 var strftimePool = []string{"%Y-%m-%d", "%d/%m/%y %H:%M:%S", "%a %-d %B %Y", "%j %w %u %V %G %U %W",
 	"%I %p %f %g", "%A, %b %-m %-j", "%c", "%x %X", "%%Y"}
 
+// strptimePool are formats both engines read back (the text strftime
+// writes with them).
+var strptimePool = []string{"%Y-%m-%d", "%d.%m.%Y", "%d/%m/%y %H:%M:%S", "%b %-d %Y", "%j/%Y", "%A %d %B %Y %I %p", "%Y%m%d"}
+
 func init() {
 	familyGens[gI64] = append(familyGens[gI64], temporalPart, temporalDiff, dateMinusDate)
 	familyGens[gF64] = append(familyGens[gF64], temporalEpoch)
@@ -91,8 +95,12 @@ func (g *gen) when(d int) *gnode {
 	case 0:
 		return mcall(gDate, "date_trunc", "", strLit(truncPool[g.pick(len(truncPool))]), x)
 	case 1:
-		f := []string{"%Y-%m-%d", "%d.%m.%Y"}[g.pick(2)]
-		return mcall(gDate, "strptime", "", mcall(gStr, "strftime", "", x, strLit(f)), strLit(f))
+		f := strptimePool[g.pick(len(strptimePool))]
+		text := mcall(gStr, "strftime", "", x, strLit(f))
+		if g.pick(6) == 0 {
+			text = g.expr(gStr, d) // mostly not a date: an error in both
+		}
+		return mcall(gDate, "strptime", "", text, strLit(f))
 	}
 	return x
 }

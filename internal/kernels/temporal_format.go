@@ -16,7 +16,9 @@ package kernels
 // A '-' after '%' drops the padding (%-d is 5, not 05). Any other
 // specifier is an error naming it. Parsing skips whitespace at either end,
 // a space in the format matches any run of whitespace, and numbers may be
-// shorter than their width (1995-3-5 parses with %Y-%m-%d).
+// shorter than their width (1995-3-5 parses with %Y-%m-%d); a %Y directly
+// followed by another number reads at most 4 digits (19950305 parses with
+// %Y%m%d).
 
 import (
 	"fmt"
@@ -35,6 +37,9 @@ type fmtItem struct {
 	spec  byte
 	noPad bool
 	lit   string
+	// packed: a number directly followed by another (%Y%m%d), so that
+	// strptime reads %Y as at most 4 digits, as DuckDB does.
+	packed bool
 }
 
 // TimeFormat is a compiled strftime/strptime format.
@@ -98,8 +103,15 @@ func CompileTimeFormat(format string, parse bool) (*TimeFormat, error) {
 		f.items = append(f.items, fmtItem{spec: s, noPad: noPad})
 	}
 	flush()
+	for i := 0; i+1 < len(f.items); i++ {
+		f.items[i].packed = strings.IndexByte(numericSpecs, f.items[i].spec) >= 0 && f.items[i+1].spec != 0 &&
+			strings.IndexByte(numericSpecs, f.items[i+1].spec) >= 0
+	}
 	return f, nil
 }
+
+// numericSpecs are the specifiers strptime reads as numbers.
+const numericSpecs = "YymdHIMSfgjwu"
 
 // clock is a date and time split into its fields.
 type clock struct {
@@ -321,7 +333,11 @@ func (f *TimeFormat) parse(s string) (int64, string) {
 			if neg {
 				pos++
 			}
-			v, _, ok = num(maxYearDigits)
+			width := maxYearDigits
+			if it.packed {
+				width = 4
+			}
+			v, _, ok = num(width)
 			if neg {
 				v = -v
 			}

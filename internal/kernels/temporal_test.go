@@ -528,6 +528,9 @@ func TestStrftimeStrptime(t *testing.T) {
 	runCases(t, []kernelCase{
 		{name: "day of year", args: []in{col(strN, `["1995-064 Sunday"]`)}, ret: tsN, want: `["1995-03-05 00:00:00"]`},
 	}, parse("%Y-%j %A"))
+	runCases(t, []kernelCase{
+		{name: "packed numbers", args: []in{col(strN, `["19950305", "1995035"]`)}, ret: tsN, want: `["1995-03-05 00:00:00", "1995-03-05 00:00:00"]`},
+	}, parse("%Y%m%d"))
 }
 
 // FuzzTimeFormat compiles any format and, when it compiles, parses any text
