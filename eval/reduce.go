@@ -71,7 +71,7 @@ func (ev *evaluator) listReduce(e *env, b *expr.Bound) (datum.Datum, error) {
 	}
 	var cur arrow.Array
 	if hasInit {
-		all, err := materialize(ev.mem, rebroadcast(init, e.n), b.DType())
+		all, err := materialize(ev.mem, rebroadcast(init, e.n), b.Arg(1).ParamTypes()[0])
 		if err != nil {
 			return datum.Datum{}, err
 		}
@@ -89,7 +89,7 @@ func (ev *evaluator) listReduce(e *env, b *expr.Bound) (datum.Datum, error) {
 		if err != nil {
 			return datum.Datum{}, err
 		}
-		cur, err = relabel(g, dtype.ToArrow(b.DType()))
+		cur, err = relabel(g, dtype.ToArrow(b.Arg(1).ParamTypes()[0]))
 		g.Release()
 		if err != nil {
 			return datum.Datum{}, err
@@ -140,6 +140,16 @@ func (ev *evaluator) listReduce(e *env, b *expr.Bound) (datum.Datum, error) {
 	if err != nil {
 		return datum.Datum{}, err
 	}
+	acc := b.Arg(1).ParamTypes()[0]
+	if !acc.EqualIgnoreNullability(b.DType()) {
+		// The accumulators to the (wider) result type.
+		defer out.Release()
+		c, err := fn.Cast(b.DType().AsNonNullable()).Eval(&ev.ctx, []datum.Datum{datum.FromArray(out, acc)}, b.DType())
+		if err != nil {
+			return datum.Datum{}, callError(e, b, e.n, err)
+		}
+		return c, nil
+	}
 	return datum.FromArray(out, b.DType()), nil
 }
 
@@ -171,5 +181,15 @@ func (ev *evaluator) reduceStep(e *env, lam *expr.Bound, cur arrow.Array, keep [
 		return nil, err
 	}
 	defer res.Release()
+	if body := lam.Body().DType(); !body.EqualIgnoreNullability(types[0]) {
+		// A wider body: back to the accumulator's type, checked.
+		cast := fn.Cast(types[0].AsNonNullable())
+		c, err := cast.Eval(&ev.ctx, []datum.Datum{rebroadcast(res, m)}, types[0].WithNullable(body.Nullable()))
+		if err != nil {
+			return nil, callError(child, lam.Body(), m, err)
+		}
+		defer c.Release()
+		return materialize(ev.mem, c, types[0])
+	}
 	return materialize(ev.mem, rebroadcast(res, m), types[0])
 }

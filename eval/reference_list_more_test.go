@@ -429,8 +429,32 @@ func refReduce(b *expr.Bound, env refEnv) (scalar.Scalar, error) {
 			}
 			return scalar.Scalar{}, err
 		}
+		if at := lam.ParamTypes()[0]; !acc.DType().EqualIgnoreNullability(at) {
+			// a wider body: back to the accumulator's type
+			if acc, err = refCast(acc, at); err != nil {
+				return scalar.Scalar{}, err
+			}
+		}
 	}
-	return acc.WithDType(t), nil
+	return refCast(acc, t)
+}
+
+// refCast is a checked cast, failing with the cast's sentinels.
+func refCast(v scalar.Scalar, t dtype.DType) (scalar.Scalar, error) {
+	if v.IsNull() {
+		return scalar.Null(t), nil
+	}
+	r, err := scalar.Cast(v, t.AsNonNullable())
+	if err != nil {
+		re := &refError{msg: err.Error()}
+		for _, s := range sentinels {
+			if errors.Is(err, s) {
+				re.sentinels = append(re.sentinels, s)
+			}
+		}
+		return scalar.Scalar{}, re
+	}
+	return r.WithDType(t), nil
 }
 
 // listMoreExprs are expressions of the list functions over the
@@ -451,7 +475,8 @@ var listMoreExprs = []string{
 	"list_concat(xs, CAST(fx AS list<i32?>))", "list_concat(xs, CASE WHEN b THEN xs END, xs)", "xs || list_value(i32)",
 	"flatten(list_value(xs, xs, CASE WHEN b THEN xs END))",
 	"list_transform(xs, lambda x, i: CAST(x AS i64) * i + i64)", "list_filter(fx, lambda x, i: i = 2 OR x > 0)",
-	"list_reduce(xs, lambda acc, x: acc + x)", "list_reduce(fx, lambda a, x, i: a + CAST(x AS i64) * i, i64)",
+	"list_reduce(xs, lambda acc, x: acc + x)", "list_reduce(list_value(d, d, d), lambda acc, x: acc + x)",
+	"list_reduce(list_value(i8, i8), lambda acc, x: acc + CAST(x AS i16))", "list_reduce(fx, lambda a, x, i: a + CAST(x AS i64) * i, i64)",
 	"list_reduce(xs, lambda acc, x: list_reduce(xs, lambda a, y: a + y + acc + x), i32)",
 	"list_transform(xs, lambda x: list_reduce(fx, lambda a, y, i: a || CAST(y AS utf8) || CAST(x AS utf8), s))",
 }

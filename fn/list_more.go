@@ -46,7 +46,10 @@ import (
 //	flatten(xss)                  the elements of the inner lists, null inner lists skipped
 //	list_reduce(xs, lambda acc, x: e[, init])  folds the list from the left; acc starts as the first
 //	                              element (or init); an empty list without init is an error, as in
-//	                              DuckDB; the lambda may take the index of x as a third parameter
+//	                              DuckDB; the lambda may take the index of x as a third parameter.
+//	                              The body returns acc's type or a wider one (acc + x on decimals),
+//	                              which is the result's type; a step's value is then cast back to
+//	                              acc's type for the next step (an error where it does not fit)
 //
 // list_transform and list_filter also take a lambda with a second
 // parameter, the 1-based index of the element (lambda x, i: …).
@@ -406,10 +409,16 @@ func (l listReduce) ReturnType(args []dtype.DType) (dtype.DType, error) {
 		return dtype.DType{}, err
 	}
 	acc := l.accType(args)
-	if !args[1].EqualIgnoreNullability(acc) {
-		return dtype.DType{}, argErr(l, 1, "lambda returns %s, want the accumulator's type %s (cast the body)", args[1], acc.AsNonNullable())
+	if args[1].EqualIgnoreNullability(acc) {
+		return acc.AsNullable(), nil
 	}
-	return acc.AsNullable(), nil
+	// A wider body (acc + x on decimals adds a digit): the result has
+	// the body's type, as DuckDB's (the supertype); each step's value is
+	// cast back to the accumulator's type for the next step.
+	if s, ok := dtype.Supertype(acc, args[1]); ok && s.EqualIgnoreNullability(args[1]) && CanCast(args[1], acc) {
+		return s.AsNullable(), nil
+	}
+	return dtype.DType{}, argErr(l, 1, "lambda returns %s, want the accumulator's type %s or a wider one (cast the body)", args[1], acc.AsNonNullable())
 }
 
 // listAggregates are the aggregates list_aggregate knows, by name.
