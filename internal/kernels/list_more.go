@@ -503,12 +503,6 @@ func ListRearrange(mem memory.Allocator, op ListReorder, xs datum.Datum, desc, n
 					pick = append(pick, int32(p))
 				}
 			case ReorderSort:
-				nullCount := 0
-				for p := s; p < e; p++ {
-					if !cv.Get(p) {
-						nullCount++
-					}
-				}
 				if nullsFirst {
 					for p := s; p < e; p++ {
 						if !cv.Get(p) {
