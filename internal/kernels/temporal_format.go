@@ -303,7 +303,9 @@ func (f *TimeFormat) parse(s string) (int64, string) {
 		}
 		return v, pos - start, pos > start
 	}
-	var y, m, d, hour, minute, second, micros, yday int64 = 1970, 1, 1, 0, 0, 0, 0, 0
+	// The fields the format leaves out are those of 1900-01-01 00:00:00,
+	// as in DuckDB.
+	var y, m, d, hour, minute, second, micros, yday int64 = 1900, 1, 1, 0, 0, 0, 0, 0
 	hasYday, pm, hasP, twelve := false, false, false, false
 	skip()
 	for _, it := range f.items {
@@ -414,14 +416,16 @@ func (f *TimeFormat) parse(s string) (int64, string) {
 		if hour < 1 || hour > 12 {
 			return 0, "hour " + strconv.FormatInt(hour, 10) + " out of range for a 12-hour clock"
 		}
-		hour %= 12
-		if pm {
-			hour += 12
+		if hasP { // without %p, %I is the hour as written (12 is noon), as in DuckDB
+			hour %= 12
+			if pm {
+				hour += 12
+			}
 		}
 	}
 	var day int64
 	if hasYday {
-		if yday < 1 || yday > 365 || yday == 366 && !isLeapYear(y) {
+		if yday < 1 || yday > 366 || yday == 366 && !isLeapYear(y) {
 			return 0, "day of year " + strconv.FormatInt(yday, 10) + " out of range"
 		}
 		day = daysFromCivil(y, 1, 1) + yday - 1

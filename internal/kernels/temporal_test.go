@@ -531,6 +531,18 @@ func TestStrftimeStrptime(t *testing.T) {
 	runCases(t, []kernelCase{
 		{name: "packed numbers", args: []in{col(strN, `["19950305", "1995035"]`)}, ret: tsN, want: `["1995-03-05 00:00:00", "1995-03-05 00:00:00"]`},
 	}, parse("%Y%m%d"))
+	runCases(t, []kernelCase{
+		{name: "leap day of year", args: []in{col(strN, `["366/2000", "060/1900"]`)}, ret: tsN, want: `["2000-12-31 00:00:00", "1900-03-01 00:00:00"]`},
+		{name: "not a leap year", args: []in{col(strN, `["366/1900"]`)}, ret: tsN, errText: "day of year 366 out of range"},
+	}, parse("%j/%Y"))
+	runCases(t, []kernelCase{
+		{name: "the year defaults to 1900", args: []in{col(strN, `["March 10:11"]`)}, ret: tsN, want: `["1900-03-01 10:11:00"]`},
+	}, parse("%B %H:%M"))
+	runCases(t, []kernelCase{
+		{name: "12-hour clock without AM or PM", args: []in{col(strN, `["1995-03-05 12", "1995-03-05 1"]`)}, ret: tsN,
+			want: `["1995-03-05 12:00:00", "1995-03-05 01:00:00"]`},
+		{name: "hour 0 of a 12-hour clock", args: []in{col(strN, `["1995-03-05 0"]`)}, ret: tsN, errText: "out of range for a 12-hour clock"},
+	}, parse("%Y-%m-%d %I"))
 }
 
 // FuzzTimeFormat compiles any format and, when it compiles, parses any text
