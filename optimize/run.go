@@ -124,21 +124,25 @@ const (
 )
 
 // treeSize counts the nodes of b, a shared subtree once per use, up to
-// limit.
-func treeSize(b *expr.Bound, limit int) int {
+// limit, with stack as its scratch space (returned, emptied, for reuse: a
+// run's first walk then allocates nothing).
+func treeSize(b *expr.Bound, limit int, stack []*expr.Bound) (int, []*expr.Bound) {
 	n := 0
-	stack := []*expr.Bound{b}
+	stack = append(stack[:0], b)
 	for len(stack) > 0 && n < limit {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n++
-		stack = append(stack, x.Args()...)
+		for _, a := range x.Args() {
+			stack = append(stack, a)
+		}
 	}
-	return n
+	return n, stack[:0]
 }
 
 func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
-	size := treeSize(top, 1<<26)
+	size, stack := treeSize(top, 1<<26, r.scratchB)
+	r.scratchB = stack // the run's scratch stack, kept for the rules
 	r.maxRewrites = runRewritesPerNode*size + runSlack
 	r.maxVisits = runNodesPerNode*size + runSlack
 	// Leaves ($, variables, literals) try only the rules for every node;
