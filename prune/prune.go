@@ -14,7 +14,9 @@
 //	struct<row_count: i64?, cols: struct<"l_shipdate": struct<min: date?, max: date?, null_count: i64?>, …>>
 //
 // one field of cols per column, named by its path from the root ("a.x" for
-// $.a.x). A statistic a chunk does not have is null, and SQL's three-valued
+// $.a.x). A column compared for equality with literals (x = v, x IN (…))
+// also has one statistic absent_k: bool? per distinct value (its Probes):
+// true when the chunk's bloom filter rules the value out, null otherwise. A statistic a chunk does not have is null, and SQL's three-valued
 // logic then makes every part of the falsifier that needs it null —
 // inconclusive — so a missing statistic can never cause a wrong skip. A chunk
 // is skipped only where the falsifier is true.
@@ -34,7 +36,7 @@
 // then the function of the column's bounds, swapped by a decreasing one),
 // v a literal, and min, max, nulls, rows the chunk's statistics of x:
 //
-//	x = v            min > v OR max < v
+//	x = v            min > v OR max < v OR absent(v)   (absent: the bloom filter's answer)
 //	x != v           min = v AND max = v            (not for floats: NaN != v)
 //	x < v            min >= v
 //	x <= v           min > v
@@ -56,6 +58,14 @@
 //
 // Every comparison is also falsified when the column is entirely null
 // (nulls = rows): a comparison with null is never true.
+//
+// Bloom filters: absent(v) is asked only of a column itself, or of one
+// under widening casts, with v converted exactly to the column's type (v
+// cast to it and back is v); otherwise x = v has no absent term. So
+// x IN (v1, v2) is falsified where each vi is out of the bounds or absent,
+// and p AND q, p OR q combine them as any other falsifier. A bloom filter
+// has false positives, never false negatives: "absent" is certain, and a
+// chunk it does not rule out is read. NaN is never probed.
 //
 // Anything else is inconclusive. Floats: Parquet writers leave NaN out of
 // min and max, so a chunk whose bounds look finite may hold NaN. The rules
@@ -83,6 +93,11 @@ import (
 type Column struct {
 	Path partition.FieldPath
 	Type dtype.DType // the column's dtype
+	// Probes are the values the falsifier asks the chunk's bloom filter
+	// about, of the column's dtype (nullability aside), in the order of
+	// the statistics absent_0, absent_1, …: one for each distinct value
+	// of an = or IN on the column.
+	Probes []scalar.Scalar
 }
 
 // Key is the column's field name in the cols struct of the statistics.
@@ -101,6 +116,17 @@ type Pruner struct {
 	Columns []Column
 }
 
+// HasProbes reports whether the falsifier asks bloom filters about any
+// value (Column.Probes).
+func (p *Pruner) HasProbes() bool {
+	for _, c := range p.Columns {
+		if len(c.Probes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Inconclusive reports whether the falsifier can never prove anything (it is
 // the literal false), so computing statistics would be wasted.
 func (p *Pruner) Inconclusive() bool {
@@ -111,16 +137,41 @@ func (p *Pruner) Inconclusive() bool {
 // Falsifier builds the falsifier of a bound boolean predicate over scope's
 // root.
 func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
+	if err := check(pred, scope); err != nil {
+		return nil, err
+	}
+	return falsifier(pred, true)
+}
+
+// check checks that pred is a predicate over a struct.
+func check(pred *expr.Bound, scope expr.Scope) error {
 	if !pred.DType().IsBool() {
-		return nil, fmt.Errorf("prune: the predicate has type %s, want bool", pred.DType())
+		return fmt.Errorf("prune: the predicate has type %s, want bool", pred.DType())
 	}
 	if !scope.Root().IsStruct() {
-		return nil, fmt.Errorf("prune: the root has type %s, want a struct", scope.Root())
+		return fmt.Errorf("prune: the root has type %s, want a struct", scope.Root())
 	}
+	return nil
+}
+
+// falsifier builds the falsifier of pred; probes says whether it may ask
+// bloom filters (Column.Probes).
+func falsifier(pred *expr.Bound, probes bool) (*Pruner, error) {
 	b := &builder{index: map[string]int{}}
 	// First pass: find the columns, so the stats type is known before any
 	// node over it is built.
 	b.collect(pred)
+	if probes {
+		// And the values to probe bloom filters with, which the
+		// falsifier's rules choose: build it once to learn them.
+		b.discover = true
+		b.stats = statsType(b.cols)
+		b.root = expr.NewRoot(b.stats)
+		if _, err := b.falsify(pred, false); err != nil {
+			return nil, err
+		}
+		b.discover = false
+	}
 	b.stats = statsType(b.cols)
 	b.root = expr.NewRoot(b.stats)
 	f, err := b.falsify(pred, false)
@@ -158,17 +209,25 @@ func Falsifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 func statsType(cols []Column) dtype.DType {
 	fields := make([]dtype.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = dtype.Field{Name: c.Key(), Type: dtype.Struct([]dtype.Field{
+		stats := []dtype.Field{
 			{Name: "min", Type: c.Type.AsNullable()},
 			{Name: "max", Type: c.Type.AsNullable()},
 			{Name: "null_count", Type: dtype.Primitive(dtype.I64, true)},
-		}, false)}
+		}
+		for k := range c.Probes {
+			stats = append(stats, dtype.Field{Name: absentField(k), Type: dtype.Bool(true)})
+		}
+		fields[i] = dtype.Field{Name: c.Key(), Type: dtype.Struct(stats, false)}
 	}
 	return dtype.Struct([]dtype.Field{
 		{Name: "row_count", Type: dtype.Primitive(dtype.I64, true)},
 		{Name: "cols", Type: dtype.Struct(fields, false)},
 	}, false)
 }
+
+// absentField is the name of the statistic that is true when the chunk's
+// bloom filter rules out probe k of a column.
+func absentField(k int) string { return fmt.Sprintf("absent_%d", k) }
 
 // readColumns is the set of column keys a falsifier reads: the fields of
 // $.cols it takes.
@@ -194,6 +253,9 @@ type builder struct {
 	index map[string]int
 	stats dtype.DType
 	root  *expr.Bound
+	// discover is set in the pass that only registers probes (see
+	// falsifier); probe then builds nothing.
+	discover bool
 }
 
 // monotonic reports whether a cast keeps order (x <= y ⇒ cast(x) <= cast(y)),
@@ -517,14 +579,76 @@ func (b *builder) compare(op fn.Function, x, y *expr.Bound) *expr.Bound {
 		flipped, _ := fn.Flip(op)
 		return b.compare(flipped, y, x)
 	case xCol && yLit:
-		if v, _ := y.Literal(); v.IsNull() {
+		v, _ := y.Literal()
+		if v.IsNull() {
 			return expr.NewLiteral(scalar.Bool(true)) // x op null is never true
 		}
-		return b.bounds(op.ID(), x.DType(), b.stat(x, "min"), b.stat(x, "max"), y, y)
+		f := b.bounds(op.ID(), x.DType(), b.stat(x, "min"), b.stat(x, "max"), y, y)
+		if op.ID() == fn.IDEq {
+			f = or(f, b.probe(x, v))
+		}
+		return f
 	case xCol && yCol:
 		return b.bounds(op.ID(), x.DType(), b.stat(x, "min"), b.stat(x, "max"), b.stat(y, "min"), b.stat(y, "max"))
 	}
 	return nil
+}
+
+// probe is the statistic that is true when the chunk's bloom filter rules
+// out every row of x = v: x a column, or one under casts that keep every
+// value distinct (widening ones), v converted exactly to the column's type
+// (cast to it and back to v's type gives v). nil when there is none. A
+// bloom filter holds values as the file stores them: the column's values,
+// never those of a cast, and a float's -0 and +0 apart (a reader probes
+// both for either); NaN, which equals no bit pattern alone, is never probed.
+func (b *builder) probe(x *expr.Bound, v scalar.Scalar) *expr.Bound {
+	ref, ok := column(x)
+	if !ok || b.index == nil {
+		return nil
+	}
+	for _, l := range ref.layers {
+		if _, isCast := l.node.Fn().(fn.CastFn); !isCast || !optimize.Widening(l.node.Arg(0).DType(), l.node.DType()) {
+			return nil
+		}
+	}
+	t := ref.t.AsNonNullable()
+	if f, isFloat := v.Value().(float64); isFloat && f != f {
+		return nil
+	}
+	cv, err := scalar.Cast(v, t)
+	if err != nil {
+		return nil
+	}
+	back := cv
+	for _, l := range ref.layers {
+		if back, err = scalar.Cast(back, l.node.DType().AsNonNullable()); err != nil {
+			return nil
+		}
+	}
+	if c, err := scalar.Compare(back, v.WithDType(back.DType())); err != nil || c != 0 {
+		return nil
+	}
+	if f, isFloat := cv.Value().(float64); isFloat && f != f {
+		return nil
+	}
+	col := &b.cols[b.index[strings.Join(ref.path, ".")]]
+	k := slices.IndexFunc(col.Probes, func(p scalar.Scalar) bool {
+		c, err := scalar.Compare(p, cv)
+		return err == nil && c == 0
+	})
+	if k < 0 {
+		if !b.discover {
+			return nil // not found in the first pass: cannot happen
+		}
+		col.Probes = append(col.Probes, cv)
+		return nil
+	}
+	if b.discover {
+		return nil
+	}
+	cols := must(expr.NewCall(fn.GetItem("cols"), b.root))
+	s := must(expr.NewCall(fn.GetItem(col.Key()), cols))
+	return must(expr.NewCall(fn.GetItem(absentField(k)), s))
 }
 
 // guard adds to the falsifier f of a comparison the chunks where a column

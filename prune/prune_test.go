@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,10 +119,10 @@ func TestColumnsAreThoseRead(t *testing.T) {
 		stats string // Stats' cols struct
 	}{
 		{"a * b > 5 AND b < 3", "b", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>>"},
-		{"lower(s) = 'x' AND st.x = 2", "st.x", `cols: struct<"st.x": struct<min: i16?, max: i16?, null_count: i64?>>`},
+		{"lower(s) = 'x' AND st.x = 2", "st.x", `cols: struct<"st.x": struct<min: i16?, max: i16?, null_count: i64?, absent_0: bool?>>`},
 		{"a = 1 OR s ILIKE 'x%'", "", "cols: struct<>"},
 		{"lower(s) = 'x'", "", "cols: struct<>"},
-		{"b = 2 AND a < b", "b,a", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?>, a: struct<min: i32?, max: i32?, null_count: i64?>>"},
+		{"b = 2 AND a < b", "b,a", "cols: struct<b: struct<min: i64?, max: i64?, null_count: i64?, absent_0: bool?>, a: struct<min: i32?, max: i32?, null_count: i64?>>"},
 	} {
 		t.Run(tc.pred, func(t *testing.T) {
 			p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
@@ -281,7 +282,7 @@ func TestNeverSkipsAMatch(t *testing.T) {
 	if testing.Short() {
 		iterations = min(iterations, 60)
 	}
-	skipped := 0
+	skipped, bloomSkipped := 0, 0
 	for it := 0; it < iterations; it++ {
 		src := randomPredicate(r, 2)
 		pred := compile(t, src)
@@ -296,12 +297,38 @@ func TestNeverSkipsAMatch(t *testing.T) {
 			if stats[i], err = p.ComputeStats(data[i]); err != nil {
 				t.Fatal(err)
 			}
+			// A bloom filter's false positives: "maybe" for a value
+			// the chunk does not hold.
+			for _, c := range stats[i].Columns {
+				for k := range c.Absent {
+					if r.IntN(3) == 0 {
+						c.Absent[k] = false
+					}
+				}
+			}
 		}
 		skip, err := p.Skip(mem, stats)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
+		noBloom := make([]prune.ChunkStats, len(stats))
+		for i, cs := range stats {
+			noBloom[i] = prune.ChunkStats{RowCount: cs.RowCount, Columns: slices.Clone(cs.Columns)}
+			for j := range noBloom[i].Columns {
+				noBloom[i].Columns[j].Absent = nil
+			}
+		}
+		byStats, err := p.Skip(mem, noBloom)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
 		for i, d := range data {
+			if byStats[i] && !skip[i] {
+				t.Errorf("%s: chunk %d skipped by its bounds, not with its bloom filter too", src, i)
+			}
+			if skip[i] && !byStats[i] {
+				bloomSkipped++
+			}
 			if skip[i] {
 				skipped++
 				res, err := eval.Eval(mem, pred, d)
@@ -320,8 +347,119 @@ func TestNeverSkipsAMatch(t *testing.T) {
 			d.Release()
 		}
 	}
-	if skipped == 0 {
-		t.Fatal("no chunk was ever skipped: the property test proves nothing")
+	if skipped == 0 || bloomSkipped == 0 {
+		t.Fatalf("%d chunks skipped, %d of them by bloom filters only: the property test proves too little", skipped, bloomSkipped)
+	}
+}
+
+func TestBloomProbes(t *testing.T) {
+	for _, tc := range []struct {
+		pred   string
+		probes string // the probes of each column, as column: values; "" for none
+		want   string // a substring of the falsifier
+	}{
+		{"a = 5", "a: 5::i32", "cols.a.min > 5 OR cols.a.max < 5 OR cols.a.absent_0"},
+		{"5 = a", "a: 5::i32", "cols.a.absent_0"},
+		{"a IN (1, 2, 1)", "a: 1::i32, 2::i32", "cols.a.absent_0) AND (cols.a.min > 2 OR cols.a.max < 2 OR cols.a.absent_1"},
+		{"a = 1 OR b = 2", "a: 1::i32; b: 2::i64", "cols.a.absent_0 OR cols.a.null_count = row_count) AND (cols.b.min > 2::i64 OR cols.b.max < 2::i64 OR cols.b.absent_0"},
+		{"a = 1 AND b = 2", "a: 1::i32; b: 2::i64", "cols.a.absent_0 OR cols.a.null_count = row_count OR cols.b.min > 2::i64"},
+		{"s = 'ab' OR s LIKE 'x'", "s: 'ab', 'x'", "cols.s.absent_1"},
+		{"st.x = 3", "st.x: 3::i16", `cols."st.x".absent_0`},
+		{"NOT (a != 5)", "a: 5::i32", "cols.a.absent_0"},
+		{"f = 0.5", "f: 0.5", "cols.f.absent_0"},
+		// A widening cast: the value converted back to the column's type.
+		{"CAST(a AS i64) = 5", "a: 5::i32", "cols.a.absent_0"},
+		{"CAST(a AS i64) = 3000000000", "", ""},
+		{"CAST(a AS f64) = 2.5", "", ""},
+		{"CAST(b AS f32) = 2", "", ""}, // not widening: two i64 can meet in one f32
+		{"f = CAST('NaN' AS f64)", "", ""},
+		{"a != 5", "", ""},
+		{"NOT (a = 5)", "", ""},
+		{"a + 1 = 5", "", ""},
+		{"a = b", "", ""},
+		{"a < 5", "", ""},
+	} {
+		t.Run(tc.pred, func(t *testing.T) {
+			p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cols []string
+			for _, c := range p.Columns {
+				if len(c.Probes) == 0 {
+					continue
+				}
+				var vs []string
+				for _, v := range c.Probes {
+					if !v.DType().EqualIgnoreNullability(c.Type) {
+						t.Errorf("probe %s of %s has type %s, want %s", v.SQL(), c.Key(), v.DType(), c.Type)
+					}
+					vs = append(vs, v.SQL())
+				}
+				cols = append(cols, c.Key()+": "+strings.Join(vs, ", "))
+			}
+			slices.Sort(cols)
+			if got := strings.Join(cols, "; "); !strings.Contains(got, tc.probes) || (tc.probes == "") != (got == "") {
+				t.Errorf("probes of %s = %q, want %q", tc.pred, got, tc.probes)
+			}
+			if p.HasProbes() != (tc.probes != "") {
+				t.Errorf("HasProbes() = %v", p.HasProbes())
+			}
+			if got := p.Expr.String(); !strings.Contains(got, tc.want) {
+				t.Errorf("falsifier of %s =\n  %s\nwant it to contain\n  %s", tc.pred, got, tc.want)
+			}
+			v, err := prune.Verifier(compile(t, tc.pred), expr.ScopeOf(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.HasProbes() {
+				t.Errorf("the verifier of %s probes bloom filters: %s", tc.pred, v.Expr)
+			}
+		})
+	}
+}
+
+// TestBloomSkips: a chunk whose bounds hold the value is skipped only when
+// the bloom filter rules it out — every value of an IN list, either side
+// of an AND, both sides of an OR.
+func TestBloomSkips(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, tc := range []struct {
+		pred   string
+		absent map[string][]bool // per column, per probe; the chunks' bounds are [-100, 100]
+		skip   bool
+	}{
+		{"a = 5", map[string][]bool{"a": {true}}, true},
+		{"a = 5", map[string][]bool{"a": {false}}, false},
+		{"a = 5", nil, false}, // no filter
+		{"a IN (1, 2)", map[string][]bool{"a": {true, false}}, false},
+		{"a IN (1, 2)", map[string][]bool{"a": {true, true}}, true},
+		{"a = 1 OR b = 2", map[string][]bool{"a": {true}, "b": {false}}, false},
+		{"a = 1 OR b = 2", map[string][]bool{"a": {true}, "b": {true}}, true},
+		{"a = 1 AND b = 2", map[string][]bool{"a": {false}, "b": {true}}, true},
+		{"a = 1 AND b > 2", map[string][]bool{"a": {true}}, true},
+		{"a = 1 AND b > 2", map[string][]bool{"a": {false}}, false},
+	} {
+		p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := prune.ChunkStats{RowCount: 10}
+		for _, c := range p.Columns {
+			lo, _ := scalar.Cast(scalar.Int64(-100), c.Type)
+			hi, _ := scalar.Cast(scalar.Int64(100), c.Type)
+			cs := prune.ColumnStats{Min: lo, Max: hi, NullCount: 0}
+			cs.Absent = tc.absent[c.Key()]
+			chunk.Columns = append(chunk.Columns, cs)
+		}
+		skip, err := p.Skip(mem, []prune.ChunkStats{chunk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if skip[0] != tc.skip {
+			t.Errorf("%s with absent %v: skip = %v, want %v (falsifier %s)", tc.pred, tc.absent, skip[0], tc.skip, p.Expr)
+		}
 	}
 }
 

@@ -24,6 +24,11 @@ type ChunkStats struct {
 type ColumnStats struct {
 	Min, Max  scalar.Scalar
 	NullCount int64
+	// Absent, aligned with the Column's Probes, is true where the chunk's
+	// bloom filter rules the probe out: no row of the chunk holds it.
+	// False (or missing) is "maybe": no filter, one that cannot be read,
+	// or one that holds the value or a false positive.
+	Absent []bool
 }
 
 // Unknown is a column's statistics when the chunk has none.
@@ -57,6 +62,15 @@ func (p *Pruner) StatsArray(mem memory.Allocator, chunks []ChunkStats) (arrow.Ar
 				}
 			}
 			appendCount(col.FieldBuilder(2).(*array.Int64Builder), s.NullCount)
+			for k := range c.Probes {
+				// Only "absent" proves anything: "maybe" is unknown.
+				ab := col.FieldBuilder(3 + k).(*array.BooleanBuilder)
+				if k < len(s.Absent) && s.Absent[k] {
+					ab.Append(true)
+				} else {
+					ab.AppendNull()
+				}
+			}
 		}
 	}
 	return sb.NewArray(), nil
@@ -140,8 +154,9 @@ func nullAt(levels []arrow.Array, r int) bool {
 
 // ComputeStats computes exact statistics of every Pruner column over a
 // record batch's struct array (a chunk held in memory): min and max of the
-// non-null values (NaN left out, as Parquet writers do) and the null count
-// (a field of a null struct counts as null). It reads row by row: it is for
+// non-null values (NaN left out, as Parquet writers do), the null count
+// (a field of a null struct counts as null), and for each probe whether no
+// row equals it (a bloom filter without false positives). It reads row by row: it is for
 // data in memory and for tests, not for scans.
 func (p *Pruner) ComputeStats(input arrow.Array) (ChunkStats, error) {
 	cs := ChunkStats{RowCount: int64(input.Len()), Columns: make([]ColumnStats, len(p.Columns))}
@@ -161,7 +176,10 @@ func (p *Pruner) ComputeStats(input arrow.Array) (ChunkStats, error) {
 			arr = st.Field(idx)
 		}
 		levels = append(levels, arr)
-		s := ColumnStats{Min: scalar.Null(c.Type), Max: scalar.Null(c.Type)}
+		s := ColumnStats{Min: scalar.Null(c.Type), Max: scalar.Null(c.Type), Absent: make([]bool, len(c.Probes))}
+		for k := range s.Absent {
+			s.Absent[k] = true
+		}
 		for r := 0; r < arr.Len(); r++ {
 			if nullAt(levels, r) {
 				s.NullCount++
@@ -170,6 +188,11 @@ func (p *Pruner) ComputeStats(input arrow.Array) (ChunkStats, error) {
 			v, err := scalar.FromArray(arr, r, c.Type)
 			if err != nil {
 				return ChunkStats{}, err
+			}
+			for k, pv := range c.Probes {
+				if cmp, err := scalar.Compare(v, pv.WithDType(v.DType())); err == nil && cmp == 0 {
+					s.Absent[k] = false
+				}
 			}
 			if f, ok := v.Value().(float64); ok && f != f {
 				continue

@@ -32,7 +32,12 @@ func Verifier(pred *expr.Bound, scope expr.Scope) (*Pruner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := Falsifier(not, scope)
+	if err := check(pred, scope); err != nil {
+		return nil, err
+	}
+	// Bloom filters could prove x != v (v absent), but reading a filter
+	// to spare evaluating a comparison costs more than it saves.
+	p, err := falsifier(not, false)
 	if err != nil || p.Inconclusive() {
 		return p, err
 	}

@@ -196,35 +196,14 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 	// The row groups.
 	if src.rowGroups != nil {
 		mp.groups = rowGroupPlan{total: len(src.rowGroups)}
-		switch {
-		case p.none:
+		if p.none {
 			mp.groups.read = []int{}
-		case p.pruner != nil && !p.pruner.Inconclusive() && len(src.rowGroups) > 0:
-			stats, err := p.memberStats(m, src, p.pruner.Columns)
-			if err != nil {
-				mp.groups.note = err.Error()
-				break
-			}
-			skip, err := p.pruner.Skip(ds.mem, stats)
-			if err != nil {
-				mp.groups.note = err.Error()
-				break
-			}
-			read := []int{}
-			for g, s := range skip {
-				if !s {
-					read = append(read, g)
-				}
-			}
-			if len(read) < len(skip) {
-				mp.groups.read = read
-				mp.groups.rows = newRowMap(src.rowGroups, read)
-			}
-		}
-		if !p.none {
-			mp.groups.takeWhole(ds.mem, p.verifier, src.rowGroups, func(cols []prune.Column) ([]prune.ChunkStats, error) {
-				return p.memberStats(m, src, cols)
+		} else {
+			stats := func(cols []prune.Column) ([]prune.ChunkStats, error) { return p.memberStats(m, src, cols) }
+			mp.groups.prune(ds.mem, p.pruner, src.rowGroups, stats, func(cols []prune.Column, groups []int, stats []prune.ChunkStats) (int, string) {
+				return p.memberBlooms(m, src, cols, groups, stats)
 			})
+			mp.groups.takeWhole(ds.mem, p.verifier, src.rowGroups, stats)
 		}
 	} else {
 		mp.groups = rowGroupPlan{total: -1}
@@ -305,6 +284,85 @@ func (p *Plan) memberStats(m *member, src *Source, cols []prune.Column) ([]prune
 		out[g] = cs
 	}
 	return out, nil
+}
+
+// memberBlooms asks the bloom filters of a file's row groups about the
+// probes of cols (of the unified schema), as memberStats gives their
+// statistics: a probe is converted to the type of the file's column (the
+// types meet by widening, so the conversion back must give the probe), a
+// value it cannot be converted to exactly is not asked about, and a
+// partition column or a column the file lacks has no filter (its
+// statistics decide).
+func (p *Plan) memberBlooms(m *member, src *Source, cols []prune.Column, groups []int, stats []prune.ChunkStats) (int, string) {
+	ds := p.ds.ds
+	if src.probeBlooms == nil {
+		return 0, ""
+	}
+	fileRoot := src.Schema().Root
+	var fileCols []prune.Column
+	var at []int        // for each file column, its index in cols
+	var probeAt [][]int // for each file column, the index of each probe in its column's Probes
+	for i, c := range cols {
+		if len(c.Probes) == 0 || hiveIndex(ds.hive, c.Path[0]) >= 0 {
+			continue
+		}
+		t, ok := fieldType(fileRoot, c.Path)
+		if !ok {
+			continue
+		}
+		fc := prune.Column{Path: c.Path, Type: t}
+		var ks []int
+		for k, v := range c.Probes {
+			if fv, ok := exactCast(v, t); ok {
+				fc.Probes = append(fc.Probes, fv)
+				ks = append(ks, k)
+			}
+		}
+		if len(ks) > 0 {
+			fileCols = append(fileCols, fc)
+			at = append(at, i)
+			probeAt = append(probeAt, ks)
+		}
+	}
+	if len(fileCols) == 0 {
+		return 0, ""
+	}
+	fileStats := make([]prune.ChunkStats, len(src.rowGroups))
+	for g := range fileStats {
+		fileStats[g].Columns = make([]prune.ColumnStats, len(fileCols))
+	}
+	read, note := src.probeBlooms(fileCols, groups, fileStats)
+	for _, g := range groups {
+		for j, fs := range fileStats[g].Columns {
+			if fs.Absent == nil {
+				continue
+			}
+			i := at[j]
+			absent := make([]bool, len(cols[i].Probes))
+			for q, k := range probeAt[j] {
+				absent[k] = q < len(fs.Absent) && fs.Absent[q]
+			}
+			stats[g].Columns[i].Absent = absent
+		}
+	}
+	return read, note
+}
+
+// exactCast is v converted to t, when converting it back gives v.
+func exactCast(v scalar.Scalar, t dtype.DType) (scalar.Scalar, bool) {
+	if v.DType().EqualIgnoreNullability(t) {
+		return v, true
+	}
+	fv, err := scalar.Cast(v, t.AsNonNullable())
+	if err != nil {
+		return scalar.Scalar{}, false
+	}
+	back, err := scalar.Cast(fv, v.DType())
+	if err != nil {
+		return scalar.Scalar{}, false
+	}
+	c, err := scalar.Compare(back, v)
+	return fv, err == nil && c == 0
 }
 
 // fieldType is the type of the field at path below t.
@@ -543,6 +601,11 @@ func (dp *datasetPlan) stats(s *Stats) {
 			s.RowGroupsSkipped += mp.groups.total - n
 			if mp.groups.whole != nil {
 				s.RowGroupsWhole += mp.groups.whole.groups
+			}
+			s.RowGroupsSkippedBloom += mp.groups.bloomSkipped
+			s.BloomFilters += mp.groups.bloomFilters
+			if mp.groups.bloomNote != "" && s.BloomNote == "" {
+				s.BloomNote = mp.m.path + ": " + mp.groups.bloomNote
 			}
 			if mp.groups.note != "" && s.PruneNote == "" {
 				s.PruneNote = mp.groups.note

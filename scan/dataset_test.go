@@ -86,6 +86,12 @@ func writeHiveTree(t testing.TB) string {
 // reader's stats.
 func query(t testing.TB, src *Source, where string, selects ...string) (string, Stats, error) {
 	t.Helper()
+	return queryWith(t, src, Options{Threads: 2, BatchSize: 3}, where, selects...)
+}
+
+// queryWith is query with options.
+func queryWith(t testing.TB, src *Source, o Options, where string, selects ...string) (string, Stats, error) {
+	t.Helper()
 	var q Query
 	if where != "" {
 		q.Where = &Expr{Text: where}
@@ -97,7 +103,7 @@ func query(t testing.TB, src *Source, where string, selects ...string) (string, 
 		}
 		q.Select = items
 	}
-	plan, err := Compile(src, q, Options{Threads: 2, BatchSize: 3})
+	plan, err := Compile(src, q, o)
 	if err != nil {
 		return "", Stats{}, err
 	}

@@ -72,6 +72,16 @@ type Stats struct {
 	// PruneNote says why statistics were not used although the source has
 	// them (they could not be read); empty when they were, or need not be.
 	PruneNote string
+	// RowGroupsSkippedBloom is how many of RowGroupsSkipped their bloom
+	// filters ruled out (no row equals a value of an = or IN the filter
+	// needs) after their statistics could not; the others were ruled out
+	// by their statistics (min/max, null count), or by a filter that is
+	// never true. BloomFilters is how many column chunks' bloom filters
+	// were read for that: only those of row groups the statistics kept.
+	RowGroupsSkippedBloom, BloomFilters int
+	// BloomNote says why a bloom filter was not used (it could not be
+	// read: its row group was read); empty when every one was.
+	BloomNote string
 	// RowsRead is how many rows were read from the source; RowsOut how
 	// many the reader handed out.
 	RowsRead, RowsOut int64
@@ -341,6 +351,9 @@ func (r *Reader) Stats() Stats {
 		if w := r.plan.groups.whole; w != nil {
 			s.RowGroupsWhole = w.groups
 		}
+		s.RowGroupsSkippedBloom = r.plan.groups.bloomSkipped
+		s.BloomFilters = r.plan.groups.bloomFilters
+		s.BloomNote = r.plan.groups.bloomNote
 	}
 	if r.plan.ds != nil {
 		r.plan.ds.stats(&s)

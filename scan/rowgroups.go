@@ -32,6 +32,12 @@ type rowGroupPlan struct {
 	// passes the filter (prune.Verifier): their rows are kept without
 	// evaluating it. nil when there are none.
 	whole *wholeRows
+	// bloomSkipped are the row groups left out by their bloom filters
+	// after their statistics could not rule them out; bloomFilters how
+	// many column chunks' filters were read for that; bloomNote says
+	// why a filter could not be used (it could not be read).
+	bloomSkipped, bloomFilters int
+	bloomNote                  string
 }
 
 // wholeRows are row ranges, in the rows read (a batch's offset), that need
@@ -112,32 +118,65 @@ func (p *Plan) planRowGroups() {
 		plan.note = "no falsifier: " + p.pruneErr.Error()
 		return
 	}
-	defer func() { plan.takeWhole(src.mem, p.verifier, src.rowGroups, src.groupStats) }()
-	pruner := p.pruner
-	if pruner == nil || pruner.Inconclusive() || len(src.rowGroups) == 0 {
+	plan.prune(src.mem, p.pruner, src.rowGroups, src.groupStats, src.probeBlooms)
+	plan.takeWhole(src.mem, p.verifier, src.rowGroups, src.groupStats)
+}
+
+// prune decides which row groups to read: the falsifier is evaluated over
+// the statistics of every row group at once, then, when it asks bloom
+// filters about values (prune.Column.Probes), again over the row groups
+// left, with their filters' answers. Filters are read only for row groups
+// the statistics could not rule out. stats gives the statistics of a list
+// of columns; blooms (nil when the input has no filters) asks the filters
+// of some row groups and sets Absent in the statistics.
+func (g *rowGroupPlan) prune(mem memory.Allocator, pruner *prune.Pruner, groupRows []int64,
+	stats func([]prune.Column) ([]prune.ChunkStats, error),
+	blooms func(cols []prune.Column, groups []int, stats []prune.ChunkStats) (int, string)) {
+	if pruner == nil || pruner.Inconclusive() || len(groupRows) == 0 {
 		return
 	}
-	stats, err := src.groupStats(pruner.Columns)
+	all, err := stats(pruner.Columns)
 	if err != nil {
-		plan.note = err.Error()
+		g.note = err.Error()
 		return
 	}
-	skip, err := pruner.Skip(src.mem, stats)
+	skip, err := pruner.Skip(mem, all)
 	if err != nil {
-		plan.note = err.Error()
+		g.note = err.Error()
 		return
 	}
-	plan.read = []int{}
-	for g, s := range skip {
+	left := []int{}
+	for i, s := range skip {
 		if !s {
-			plan.read = append(plan.read, g)
+			left = append(left, i)
 		}
 	}
-	if len(plan.read) == len(skip) {
-		plan.read = nil // nothing skipped: read the file straight through
-		return
+	if blooms != nil && pruner.HasProbes() && len(left) > 0 {
+		g.bloomFilters, g.bloomNote = blooms(pruner.Columns, left, all)
+		if g.bloomFilters > 0 {
+			sub := make([]prune.ChunkStats, len(left))
+			for j, gi := range left {
+				sub[j] = all[gi]
+			}
+			// An error keeps every row group left: they are read.
+			if again, err := pruner.Skip(mem, sub); err == nil {
+				kept := []int{}
+				for j, gi := range left {
+					if again[j] {
+						g.bloomSkipped++
+					} else {
+						kept = append(kept, gi)
+					}
+				}
+				left = kept
+			}
+		}
 	}
-	plan.rows = newRowMap(src.rowGroups, plan.read)
+	if len(left) == len(groupRows) {
+		return // nothing skipped: read the file straight through
+	}
+	g.read = left
+	g.rows = newRowMap(groupRows, left)
 }
 
 // rowMap maps the position of a row among the rows read to its row in the

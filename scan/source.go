@@ -47,6 +47,11 @@ type Source struct {
 	// group. An error means the file's statistics cannot be read; the
 	// file itself may still be.
 	groupStats func(cols []prune.Column) ([]prune.ChunkStats, error)
+	// probeBlooms asks the bloom filters of the given row groups about
+	// the probes of cols and sets Absent in stats (one per row group); it
+	// returns how many filters it read and a note when one could not be
+	// (its row group is then read). nil when the source has none.
+	probeBlooms func(cols []prune.Column, groups []int, stats []prune.ChunkStats) (read int, note string)
 	// size is the file's size in bytes (0 for the demo table);
 	// chunkBytes, for Parquet, the compressed size of the column chunks
 	// of the given top-level fields in the given row groups (nil: all).
@@ -382,6 +387,13 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 				return nil, fmt.Errorf("%s: the row group statistics cannot be read: %w", path, rawErr)
 			}
 			return rowGroupStats(pf, fr.Manifest, raw, cols), nil
+		},
+		probeBlooms: func(cols []prune.Column, read []int, stats []prune.ChunkStats) (int, string) {
+			size := int64(-1)
+			if st, err := f.Stat(); err == nil {
+				size = st.Size()
+			}
+			return probeBloomFilters(pf, fr.Manifest, size, cols, read, stats)
 		},
 		inline: func(fields []int) bool {
 			for _, i := range fields {

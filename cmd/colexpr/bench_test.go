@@ -17,7 +17,7 @@ import (
 func BenchmarkQueryParquet(b *testing.B) {
 	const rows = 200_000
 	path := filepath.Join(b.TempDir(), "lineitem.parquet")
-	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, demo.ReaderOptions{BatchSize: defaultRowGroupSize}, path, nil); err != nil {
+	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, demo.ReaderOptions{BatchSize: defaultRowGroupSize}, path, nil, nil); err != nil {
 		b.Fatal(err)
 	}
 	for _, format := range formats {
@@ -64,7 +64,7 @@ func BenchmarkQueryPruned(b *testing.B) {
 	const rows = 1_000_000
 	path := filepath.Join(b.TempDir(), "lineitem.parquet")
 	t := demo.Table{Seed: demo.DefaultSeed, Rows: rows}
-	if err := writeDemo(memory.DefaultAllocator, t, demo.ReaderOptions{Batches: 100, SortBy: demo.ColShipDate}, path, nil); err != nil {
+	if err := writeDemo(memory.DefaultAllocator, t, demo.ReaderOptions{Batches: 100, SortBy: demo.ColShipDate}, path, nil, nil); err != nil {
 		b.Fatal(err)
 	}
 	for _, noPrune := range []bool{false, true} {

@@ -33,10 +33,11 @@ table), stage by stage:
   partitions    the expression split by column, as a reader pushes it down
   columns read  the columns (and struct fields) a scan would read
   falsifier     for a predicate: the expression over a row group's statistics
-                (minimum, maximum and null count of each column, row count)
-                that is true only when no row of the group can satisfy EXPR,
-                and the layout of those statistics; query skips the Parquet
-                row groups where it is true
+                (minimum, maximum and null count of each column, row count,
+                and for the values of = and IN whether the column's bloom
+                filter rules them out) that is true only when no row of the
+                group can satisfy EXPR, and the layout of those statistics;
+                query skips the Parquet row groups where it is true
 
 A long expression is abbreviated rather than printed whole at every step:
 trees show their first 100 lines, the rewrites their first 500 with the
@@ -220,10 +221,16 @@ func falsifierLines(prog *colexpr.Program, plan *scan.Plan) []string {
 	case p == nil || p.Inconclusive():
 		return []string{"false (no statistics can rule out a row: nothing is skipped)"}
 	}
-	return []string{
+	lines := []string{
 		p.Expr.String(),
 		"statistics: " + p.Stats.String(),
 	}
+	for _, c := range p.Columns {
+		for k, v := range c.Probes {
+			lines = append(lines, fmt.Sprintf("cols.%s.absent_%d: true where the bloom filter rules out %s", dtype.QuoteFieldName(c.Key()), k, v.SQL()))
+		}
+	}
+	return lines
 }
 
 // Explain prints the first maxTreeLines lines of a bound tree and the first

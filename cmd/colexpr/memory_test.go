@@ -32,7 +32,7 @@ func TestBoundedMemory(t *testing.T) {
 	}
 	const rows = 2_000_000
 	path := filepath.Join(t.TempDir(), "lineitem.parquet")
-	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, demo.ReaderOptions{BatchSize: int(rows / 64)}, path, nil); err != nil {
+	if err := writeDemo(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: rows}, demo.ReaderOptions{BatchSize: int(rows / 64)}, path, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	pf, err := file.OpenParquetFile(path, false)

@@ -24,7 +24,8 @@ var (
 
 // prunedFiles writes, once per test run, the demo table as Parquet: sorted
 // by l_shipdate in 100 row groups (100 000 rows), and two smaller ones of
-// 30 000 rows in 50 row groups, sorted and in table order.
+// 30 000 rows in 50 row groups, sorted and in table order; and the sorted
+// one with bloom filters on l_orderkey and l_comment (bloom).
 func prunedFiles(t *testing.T) map[string]string {
 	t.Helper()
 	bin := colexprBinary(t)
@@ -34,11 +35,13 @@ func prunedFiles(t *testing.T) map[string]string {
 			"sorted100k": filepath.Join(dir, "sorted100k.parquet"),
 			"sorted":     filepath.Join(dir, "sorted30k.parquet"),
 			"unsorted":   filepath.Join(dir, "unsorted30k.parquet"),
+			"bloom":      filepath.Join(dir, "bloom30k.parquet"),
 		}
 		for _, args := range [][]string{
 			{"demo", "--rows", "100000", "--sort", "l_shipdate", "--row-groups", "100", "--out", files["sorted100k"]},
 			{"demo", "--rows", "30000", "--sort", "l_shipdate", "--row-groups", "50", "--out", files["sorted"]},
 			{"demo", "--rows", "30000", "--row-groups", "50", "--out", files["unsorted"]},
+			{"demo", "--rows", "30000", "--sort", "l_shipdate", "--row-groups", "50", "--bloom-filter", "l_orderkey,l_comment", "--out", files["bloom"]},
 		} {
 			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 				pruneFilesErr = fmt.Errorf("colexpr %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -210,5 +213,86 @@ func TestRowGroupsTakenWhole(t *testing.T) {
 	full, _, _, _ := queryStats(t, append([]string{"--no-prune"}, args...)...)
 	if stdout.String() != full {
 		t.Errorf("taking row groups whole changed the output: %d lines, %d without pruning", strings.Count(stdout.String(), "\n"), strings.Count(full, "\n"))
+	}
+}
+
+var bloomLine = regexp.MustCompile(`(?m)^row groups: read \d+, skipped \d+ of \d+ \(.*; skipped by min/max (\d+), by bloom filters (\d+) \((\d+) filters read\)`)
+
+// TestPruningBloomFilters is the issue's case on a small scale: on a file
+// sorted by ship date (so its order keys are spread over every row group)
+// with bloom filters on l_orderkey, a present key reads at most 2 of 50
+// row groups and an absent one none; and every predicate, with matches or
+// without, prints what reading every row group prints.
+func TestPruningBloomFilters(t *testing.T) {
+	files := prunedFiles(t)
+	bin := colexprBinary(t)
+	sel := "l_orderkey, l_linenumber, l_shipdate, l_comment"
+	// Keys of the 30 000-row demo table: 8 of every 32 are used (1 … 8,
+	// 33 … 40, …), 20 is not. An absent value reads no row group, but for
+	// a false positive of the filters (1 in 100 row groups or so).
+	out, err := exec.Command(bin, "query", "--format", "csv", "--select", "l_orderkey, l_comment", "--where", "l_linenumber = 2", "--limit", "3", files["bloom"]).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(out)), "\n")[1:]
+	if len(rows) != 3 {
+		t.Fatalf("want 3 rows:\n%s", out)
+	}
+	key, comment, _ := strings.Cut(rows[0], ",")
+	key2, _, _ := strings.Cut(rows[1], ",")
+	for _, c := range []struct {
+		where      string
+		maxRead    int // -1: no bound
+		rows       int // -1: some
+		bloomSkips bool
+	}{
+		{"l_orderkey = " + key, 2, -1, true},
+		{"l_orderkey = 20", 1, 0, true},
+		{"l_orderkey IN (20, 21, 22)", 1, 0, true},
+		{"l_orderkey IN (20, " + key2 + ")", 3, -1, true},
+		{"l_orderkey = " + key + " OR l_orderkey = " + key2, 4, -1, true},
+		{"l_orderkey = " + key + " AND l_linenumber = 2", 2, 1, true},
+		{"l_comment = '" + comment + "'", -1, -1, false},
+		{"l_comment = 'no such comment'", 1, 0, true},
+		{"l_orderkey = 20 OR l_shipdate < DATE '1992-03-01'", -1, -1, true},
+		{"NOT (l_orderkey != 20)", 1, 0, true},
+	} {
+		t.Run(c.where, func(t *testing.T) {
+			cmd := exec.Command(bin, "query", "--stats", "--format", "csv", "--where", c.where, "--select", sel, files["bloom"])
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			m := groupsLine.FindStringSubmatch(stderr.String())
+			b := bloomLine.FindStringSubmatch(stderr.String())
+			if m == nil || b == nil {
+				t.Fatalf("no row group line with bloom filters:\n%s", stderr.String())
+			}
+			read, _ := strconv.Atoi(m[1])
+			skipped, _ := strconv.Atoi(m[2])
+			byStats, _ := strconv.Atoi(b[1])
+			byBloom, _ := strconv.Atoi(b[2])
+			if byStats+byBloom != skipped {
+				t.Errorf("skipped %d = %d by min/max + %d by bloom filters?\n%s", skipped, byStats, byBloom, stderr.String())
+			}
+			if c.maxRead >= 0 && read > c.maxRead {
+				t.Errorf("read %d row groups, want at most %d:\n%s", read, c.maxRead, stderr.String())
+			}
+			if c.bloomSkips && byBloom == 0 {
+				t.Errorf("the bloom filters skipped nothing:\n%s", stderr.String())
+			}
+			full, fullRead, _, _ := queryStats(t, "--no-prune", "--format", "csv", "--where", c.where, "--select", sel, files["bloom"])
+			if fullRead != 50 {
+				t.Errorf("--no-prune read %d row groups, want 50", fullRead)
+			}
+			if stdout.String() != full {
+				t.Errorf("pruning changed the output:\n%s\nwithout:\n%s", stdout.String(), full)
+			}
+			n := strings.Count(full, "\n") - 1
+			if c.rows >= 0 && n != c.rows || c.rows < 0 && n == 0 {
+				t.Errorf("%d rows; the case wants %d (-1: some)", n, c.rows)
+			}
+		})
 	}
 }

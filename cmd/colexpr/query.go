@@ -59,6 +59,7 @@ as the --select expressions; either can come from a Substrait file instead.
   --stats             print to stderr how many files were read and how many
                       were skipped by their Hive partition values, and how many
                       Parquet row groups were read and skipped by their statistics
+                      and by their bloom filters
   --no-prune          read every row group, whatever their statistics say
 ` + csvFlagsUsage + `
 FILE is a Parquet, Arrow IPC (file or stream) or CSV file, told apart by
@@ -72,7 +73,9 @@ key=value (Hive partitioning: year=2024/month=07/part-0.parquet) add columns
 key, typed i64, date or utf8 from their values; a --where on them skips whole
 files without opening them.
 Of a Parquet file, the row groups whose statistics (minimum, maximum, null
-count) prove that no row satisfies --where are not read at all.
+count) prove that no row satisfies --where are not read at all; nor are
+those whose bloom filters (colexpr demo --bloom-filter writes them) rule
+out every value an = or IN of --where needs.
 
 Examples:
   colexpr query --where "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07" --limit 5
@@ -420,12 +423,18 @@ func statsReport(s scan.Stats, name string) string {
 		return fmt.Sprintf("row groups: none (%s is not a Parquet file)\n", name)
 	}
 	r += fmt.Sprintf("row groups: read %d, skipped %d of %d (%s bytes of column chunks)", s.RowGroupsRead, s.RowGroupsSkipped, s.RowGroups, thousands(s.Bytes))
+	if s.BloomFilters > 0 {
+		r += fmt.Sprintf("; skipped by min/max %d, by bloom filters %d (%d filters read)", s.RowGroupsSkipped-s.RowGroupsSkippedBloom, s.RowGroupsSkippedBloom, s.BloomFilters)
+	}
 	if s.RowGroupsWhole > 0 {
 		r += fmt.Sprintf("; %d taken whole, without evaluating the filter", s.RowGroupsWhole)
 	}
 	r += "\n"
 	if s.PruneNote != "" {
 		r += "row groups: not pruned: " + s.PruneNote + "\n"
+	}
+	if s.BloomNote != "" {
+		r += "row groups: a bloom filter not used: " + s.BloomNote + "\n"
 	}
 	return r
 }
