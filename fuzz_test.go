@@ -116,6 +116,9 @@ var builtinSeeds = []string{
 	"merge(st, {z: 1}).z", "struct_select(st, 'y')", "starts_with(s, 'a') AND ends_with(s, 'c') AND contains(s, 'b')",
 	"round(d, 1) + floor(d) - round(a, -1)", "sqrt(abs(f)) + ln(f) + power(a, 2) + sign(d)",
 	"greatest(a, b, 0) - least(u, 3)", "(a & 7 | u << 1) >> 2 = ~a // 2", "xor(a, b) + mod(a, 3)",
+	"extract(year FROM dt) * 100 + month(dt) > 199501 AND dt > '1995-01-01'",
+	"date_diff('day', dt, date_trunc('month', dt)) + (dt - DATE '1970-01-01') + epoch(dt + a)",
+	"strftime(last_day(dt), '%Y-%m-%d %a') || strftime(strptime(s, '%d/%m/%Y'), '%j')",
 }
 
 // TestPipelineSeedsCompile keeps the fuzzer's built-in seeds meaningful:
