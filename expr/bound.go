@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -36,6 +37,7 @@ type Bound struct {
 	ptypes []dtype.DType
 	dt     dtype.DType
 	depth  int32 // levels from this node down to its deepest leaf; a leaf is 1
+	size   int32 // nodes in the tree, a shared subtree once per use (saturating)
 }
 
 // Kind is the node kind.
@@ -71,6 +73,22 @@ func (b *Bound) DType() dtype.DType { return b.dt }
 // Bound tree is deeper than MaxDepth (+1 for a lambda on top).
 func (b *Bound) Depth() int { return int(b.depth) }
 
+// Size is the number of nodes of b's tree, a shared subtree counted once
+// per use, saturating at the largest int32. Like Depth it is recorded when
+// the node is made.
+func (b *Bound) Size() int { return int(b.size) }
+
+// sizeOf is 1 + the sizes of args, saturating.
+func sizeOf(args []*Bound) int32 {
+	n := int64(1)
+	for _, a := range args {
+		if a != nil {
+			n += int64(a.size)
+		}
+	}
+	return int32(min(n, math.MaxInt32))
+}
+
 // depthOf is 1 + the depth of the deepest of args.
 func depthOf(args []*Bound) int32 {
 	var d int32
@@ -99,21 +117,21 @@ func (b *Bound) Literal() (s scalar.Scalar, ok bool) {
 }
 
 // NewRoot is the root node of type t.
-func NewRoot(t dtype.DType) *Bound { return &Bound{kind: KindRoot, dt: t, depth: 1} }
+func NewRoot(t dtype.DType) *Bound { return &Bound{kind: KindRoot, dt: t, depth: 1, size: 1} }
 
 // NewVar is the variable name of type t.
 func NewVar(name string, t dtype.DType) *Bound {
-	return &Bound{kind: KindVar, name: name, dt: t, depth: 1}
+	return &Bound{kind: KindVar, name: name, dt: t, depth: 1, size: 1}
 }
 
 // NewLiteral is the typed literal s.
 func NewLiteral(s scalar.Scalar) *Bound {
-	return &Bound{kind: KindCall, fn: fn.Literal(s), id: fn.IDLiteral, dt: s.DType(), depth: 1}
+	return &Bound{kind: KindCall, fn: fn.Literal(s), id: fn.IDLiteral, dt: s.DType(), depth: 1, size: 1}
 }
 
 // NewLambda is a lambda with typed parameters and a bound body.
 func NewLambda(params []string, types []dtype.DType, body *Bound) *Bound {
-	return &Bound{kind: KindLambda, params: params, ptypes: types, args: []*Bound{body}, dt: body.dt, depth: body.depth + 1}
+	return &Bound{kind: KindLambda, params: params, ptypes: types, args: []*Bound{body}, dt: body.dt, depth: body.depth + 1, size: int32(min(int64(body.size)+1, math.MaxInt32))}
 }
 
 // NewCall types f applied to bound args and returns the call node, or the
@@ -154,7 +172,7 @@ func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t, depth: depth}, nil
+	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t, depth: depth, size: sizeOf(args)}, nil
 }
 
 // Argument counts above pooledTypesMin take their dtypes slice from
@@ -246,7 +264,7 @@ func (b *Bound) WithArgsSameTypes(args []*Bound) (*Bound, error) {
 	if depth > MaxDepth {
 		return nil, tooDeep()
 	}
-	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt, depth: depth}, nil
+	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt, depth: depth, size: sizeOf(args)}, nil
 }
 
 func (k Kind) String() string {

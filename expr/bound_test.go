@@ -113,3 +113,31 @@ func TestNewCallLongArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestSize: a node records the size of its tree, a shared subtree counted
+// once per use, as it records its depth.
+func TestSize(t *testing.T) {
+	i64 := dtype.Primitive(dtype.I64, false)
+	x := expr.NewVar("x", i64)
+	one := expr.NewLiteral(scalar.Int64(1))
+	sum, err := expr.NewCall(fn.Add, x, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := expr.NewCall(fn.Mul, sum, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lam := expr.NewLambda([]string{"x"}, []dtype.DType{i64}, twice)
+	for _, tc := range []struct {
+		b    *expr.Bound
+		want int
+	}{{x, 1}, {one, 1}, {expr.NewRoot(i64), 1}, {sum, 3}, {twice, 7}, {lam, 8}} {
+		if got := tc.b.Size(); got != tc.want {
+			t.Errorf("Size(%s) = %d, want %d", tc.b, got, tc.want)
+		}
+	}
+	if rebuilt, err := twice.WithArgs([]*expr.Bound{one, sum}); err != nil || rebuilt.Size() != 5 {
+		t.Errorf("WithArgs: size %d, %v; want 5", rebuilt.Size(), err)
+	}
+}

@@ -123,26 +123,8 @@ const (
 	runSlack           = 256
 )
 
-// treeSize counts the nodes of b, a shared subtree once per use, up to
-// limit, with stack as its scratch space (returned, emptied, for reuse: a
-// run's first walk then allocates nothing).
-func treeSize(b *expr.Bound, limit int, stack []*expr.Bound) (int, []*expr.Bound) {
-	n := 0
-	stack = append(stack[:0], b)
-	for len(stack) > 0 && n < limit {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n++
-		for _, a := range x.Args() {
-			stack = append(stack, a)
-		}
-	}
-	return n, stack[:0]
-}
-
 func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
-	size, stack := treeSize(top, 1<<26, r.scratchB)
-	r.scratchB = stack // the run's scratch stack, kept for the rules
+	size := top.Size()
 	r.maxRewrites = runRewritesPerNode*size + runSlack
 	r.maxVisits = runNodesPerNode*size + runSlack
 	// Leaves ($, variables, literals) try only the rules for every node;
