@@ -91,7 +91,14 @@ func strLit(s string) *gnode { return &gnode{t: gStr, kind: "lit", text: "'" + s
 // its text.
 func (g *gen) when(d int) *gnode {
 	x := g.expr(gDate, d)
-	switch g.pick(4) {
+	switch g.pick(5) {
+	case 2:
+		// A timestamp with a time of day: make_timestamp of x's parts.
+		lit := func(t gtype, s string) *gnode { return &gnode{t: t, kind: "lit", text: "CAST(" + s + " AS " + t.sqlName() + ")"} }
+		part := func(name string) *gnode { return mcall(gI64, name, "", x) }
+		return mcall(gDate, "make_timestamp", "", part("year"), part("month"), part("day"),
+			lit(gI64, []string{"0", "1", "12", "23", "24"}[g.pick(5)]), lit(gI64, []string{"0", "1", "30", "59"}[g.pick(4)]),
+			lit(gF64, []string{"0", "1.5", "59.999999", "30.25", "0.000001", "60"}[g.pick(6)]))
 	case 0:
 		return mcall(gDate, "date_trunc", "", strLit(truncPool[g.pick(len(truncPool))]), x)
 	case 1:
