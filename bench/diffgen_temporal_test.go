@@ -94,7 +94,9 @@ func (g *gen) when(d int) *gnode {
 	switch g.pick(5) {
 	case 2:
 		// A timestamp with a time of day: make_timestamp of x's parts.
-		lit := func(t gtype, s string) *gnode { return &gnode{t: t, kind: "lit", text: "CAST(" + s + " AS " + t.sqlName() + ")"} }
+		lit := func(t gtype, s string) *gnode {
+			return &gnode{t: t, kind: "lit", text: "CAST(" + s + " AS " + t.sqlName() + ")"}
+		}
 		part := func(name string) *gnode { return mcall(gI64, name, "", x) }
 		return mcall(gDate, "make_timestamp", "", part("year"), part("month"), part("day"),
 			lit(gI64, []string{"0", "1", "12", "23", "24"}[g.pick(5)]), lit(gI64, []string{"0", "1", "30", "59"}[g.pick(4)]),
