@@ -35,6 +35,7 @@ import (
 //	                        quarter divide toward zero, as in DuckDB; a date
 //	                        beside a timestamp is taken as its midnight
 //	last_day(x)             the last day of x's month, a date
+//	date_add(d, n)          d + n: an alias of + (Add), as in DuckDB
 //	make_date(y, m, d)      a date from i64 parts (an error when there is no
 //	                        such day)
 //	make_timestamp(y, m, d, h, mi, s)  a timestamp in microseconds; s is
@@ -158,6 +159,7 @@ func init() {
 	for alias, f := range map[string]Function{
 		"datepart": DatePartFn, "datetrunc": DateTruncFn, "datediff": DateDiffFn,
 		"dayofmonth": Shorthands[PartDay], "weekday": Shorthands[PartDayOfWeek], "weekofyear": Shorthands[PartWeek],
+		"date_add": Add, // DuckDB's date_add(d, n) is its + (date_add(1, 2) is 3)
 	} {
 		if err := Default.Alias(alias, f); err != nil {
 			panic(err)
