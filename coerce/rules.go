@@ -151,7 +151,7 @@ type plan struct {
 // arguments of another type get a cast, untyped numeric literals are
 // converted (see target and literalType), null literals become typed nulls.
 func (w *walker) meet(c *expr.Call, args []arg, idx []int, v verb) error {
-	if v == verbCompare {
+	if v == verbCompare || v == verbCombine {
 		if err := w.temporalText(c, args, idx); err != nil {
 			return err // temporal.go
 		}

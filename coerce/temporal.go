@@ -18,7 +18,9 @@ import (
 //     for binding to reject, as DuckDB rejects DATE + BIGINT.
 //   - a string literal compared with a date or timestamp is read as one
 //     (dt > '1995-01-01', ts BETWEEN '1995-01-01' AND '1995-02-01', dt IN
-//     ('1995-01-01')): DuckDB casts the literal. A date takes the date of a
+//     ('1995-01-01')), and so is one that meets a date or timestamp in a
+//     result (coalesce(dt, '1995-01-01'), CASE … THEN dt ELSE '…' END,
+//     greatest, a list literal): DuckDB casts the literal. A date takes the date of a
 //     text with a time of day ('1995-01-01 10:00:00' is 1995-01-01), as
 //     DuckDB's cast does. A text that reads as neither is an error naming
 //     it.
