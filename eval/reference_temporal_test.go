@@ -347,7 +347,7 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 		d := g.expr(date, depth)
 		switch g.intn(4) {
 		case 0:
-			return g.call(fn.DateTruncFn, text([]string{"year", "month", "week", "day", "hour", "quarter", "decade", "isoyear"}[g.intn(8)]), d)
+			return g.call(fn.DateTrunc, text([]string{"year", "month", "week", "day", "hour", "quarter", "decade", "isoyear"}[g.intn(8)]), d)
 		case 1:
 			f := []string{"%Y-%m-%d", "%Y-%m-%d %H:%M:%S"}[g.intn(2)]
 			return g.call(fn.Strptime, g.call(fn.Strftime, d, text(f)), text(f))
@@ -371,7 +371,7 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 		if !a.DType().EqualIgnoreNullability(b.DType()) {
 			a, b = g.expr(date, depth), g.expr(date, depth)
 		}
-		return g.call(fn.DateDiffFn, text(part), a, b)
+		return g.call(fn.DateDiff, text(part), a, b)
 	case t.IsFloat() && t.PType() == dtype.F64:
 		if g.chance(0.5) {
 			return g.call(fn.Shorthands[fn.PartEpoch], when())
@@ -381,7 +381,7 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 		i32 := dtype.Primitive(dtype.I32, true)
 		switch g.intn(4) {
 		case 0:
-			return g.call(fn.LastDayFn, when())
+			return g.call(fn.LastDay, when())
 		case 1:
 			if g.chance(0.5) {
 				return g.call(fn.Add, g.expr(i32, depth), g.expr(date, depth))
@@ -389,7 +389,7 @@ func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
 			return g.call([]fn.Function{fn.Add, fn.Sub}[g.intn(2)], g.expr(date, depth), g.expr(i32, depth))
 		}
 		i64 := dtype.Primitive(dtype.I64, true)
-		return g.call(fn.MakeDateFn, g.call(fn.Shorthands[fn.PartYear], g.expr(date, depth)),
+		return g.call(fn.MakeDate, g.call(fn.Shorthands[fn.PartYear], g.expr(date, depth)),
 			g.call(fn.Shorthands[fn.PartMonth], g.expr(date, depth)), g.expr(i64, depth))
 	case t.IsUtf8():
 		return g.call(fn.Strftime, when(), text(refFormats[g.intn(len(refFormats))]))

@@ -48,13 +48,16 @@ import (
 // time zone). year, isoyear, yearweek, decade, century,
 // millennium, era and epoch are non-decreasing in their argument, and
 // date_trunc in its second: their Properties say so, for pruning.
+//
+// DatePartFn is date_part (DatePart is the type of a part); the shorthands
+// are Shorthands[part].
 var (
-	DatePartFn    Function = datePart{simple{IDDatePart}}
-	DateTruncFn   Function = dateTrunc{simple{IDDateTrunc}}
-	DateDiffFn    Function = dateDiff{simple{IDDateDiff}}
-	LastDayFn     Function = lastDay{simple{IDLastDay}}
-	MakeDateFn    Function = makeDate{simple{IDMakeDate}}
-	MakeTimestamp Function = makeTimestamp{simple{IDMakeTimestamp}}
+	DatePartFn    Function = datePart{simple{IDDatePart}}           // date_part('part', x)
+	DateTrunc     Function = dateTrunc{simple{IDDateTrunc}}         // date_trunc('part', x)
+	DateDiff      Function = dateDiff{simple{IDDateDiff}}           // date_diff('part', a, b), datediff
+	LastDay       Function = lastDay{simple{IDLastDay}}             // last_day(x)
+	MakeDate      Function = makeDate{simple{IDMakeDate}}           // make_date(y, m, d)
+	MakeTimestamp Function = makeTimestamp{simple{IDMakeTimestamp}} // make_timestamp(y, m, d, h, mi, s), make_timestamp(micros)
 )
 
 // The ids of the date and time functions.
@@ -153,11 +156,11 @@ func init() {
 	for _, f := range Shorthands {
 		mustRegister(f)
 	}
-	for _, f := range []Function{DatePartFn, DateTruncFn, DateDiffFn, LastDayFn, MakeDateFn, MakeTimestamp, Strftime, Strptime} {
+	for _, f := range []Function{DatePartFn, DateTrunc, DateDiff, LastDay, MakeDate, MakeTimestamp, Strftime, Strptime} {
 		mustRegister(f)
 	}
 	for alias, f := range map[string]Function{
-		"datepart": DatePartFn, "datetrunc": DateTruncFn, "datediff": DateDiffFn,
+		"datepart": DatePartFn, "datetrunc": DateTrunc, "datediff": DateDiff,
 		"dayofmonth": Shorthands[PartDay], "weekday": Shorthands[PartDayOfWeek], "weekofyear": Shorthands[PartWeek],
 		"date_add": Add, // DuckDB's date_add(d, n) is its + (date_add(1, 2) is 3)
 	} {

@@ -62,10 +62,10 @@ func TestDateFunctions(t *testing.T) {
 		{name: "month of a timestamp", f: month, args: []fkArg{col("timestamp(ms)", `["1995-03-01 10:00:00", "1969-12-31 23:59:59.999"]`)}, want: "[3, 12]"},
 		{name: "dayofweek", f: dow, args: []fkArg{lit("date", `"1995-03-05"`)}, want: "[0, 0]"},
 		{name: "epoch", f: fn.Shorthands[fn.PartEpoch], args: []fkArg{col("timestamp(us)", `["1995-03-01 01:02:03.5"]`)}, want: "[794019723.5]"},
-		{name: "last_day", f: fn.LastDayFn, args: []fkArg{col("date", `["1996-02-10", "1995-02-10", null]`)}, want: `["1996-02-29", "1995-02-28", null]`},
-		{name: "make_date", f: fn.MakeDateFn, args: []fkArg{col("i64", "[1995, 2000, null]"), lit("i64", "2"), lit("i64", "29")},
+		{name: "last_day", f: fn.LastDay, args: []fkArg{col("date", `["1996-02-10", "1995-02-10", null]`)}, want: `["1996-02-29", "1995-02-28", null]`},
+		{name: "make_date", f: fn.MakeDate, args: []fkArg{col("i64", "[1995, 2000, null]"), lit("i64", "2"), lit("i64", "29")},
 			err: errs.ErrInvalidArgument, row: 0},
-		{name: "make_date valid", f: fn.MakeDateFn, args: []fkArg{col("i64", "[1996, 2000, null]"), lit("i64", "2"), lit("i64", "29")},
+		{name: "make_date valid", f: fn.MakeDate, args: []fkArg{col("i64", "[1996, 2000, null]"), lit("i64", "2"), lit("i64", "29")},
 			want: `["1996-02-29", "2000-02-29", null]`},
 		{name: "make_timestamp", f: fn.MakeTimestamp, args: []fkArg{lit("i64", "1995"), lit("i64", "3"), lit("i64", "1"), lit("i64", "1"), lit("i64", "2"), col("f64", "[3.5, null]")},
 			want: `["1995-03-01T01:02:03.5", null]`},
@@ -85,11 +85,11 @@ func TestDatePartTyping(t *testing.T) {
 		{fn.DatePartFn, []dtype.DType{text, ts}, []*scalar.Scalar{lit("epoch"), nil}, "f64?"},
 		{fn.DatePartFn, []dtype.DType{text, date}, []*scalar.Scalar{nil, nil}, "must be a string literal"},
 		{fn.DatePartFn, []dtype.DType{text, date}, []*scalar.Scalar{lit("fortnight"), nil}, `part "fortnight" is not recognized`},
-		{fn.DateTruncFn, []dtype.DType{text, date}, []*scalar.Scalar{lit("month"), nil}, "timestamp(us)"},
-		{fn.DateTruncFn, []dtype.DType{text, dtype.Timestamp(dtype.Nano, "UTC", false)}, []*scalar.Scalar{lit("hour"), nil}, "timestamp(ns, 'UTC')"},
-		{fn.DateTruncFn, []dtype.DType{text, date}, []*scalar.Scalar{lit("era"), nil}, `cannot truncate to "era"`},
-		{fn.DateDiffFn, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("dow"), nil, nil}, "i64"},
-		{fn.DateDiffFn, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("epoch"), nil, nil}, `cannot count "epoch"`},
+		{fn.DateTrunc, []dtype.DType{text, date}, []*scalar.Scalar{lit("month"), nil}, "timestamp(us)"},
+		{fn.DateTrunc, []dtype.DType{text, dtype.Timestamp(dtype.Nano, "UTC", false)}, []*scalar.Scalar{lit("hour"), nil}, "timestamp(ns, 'UTC')"},
+		{fn.DateTrunc, []dtype.DType{text, date}, []*scalar.Scalar{lit("era"), nil}, `cannot truncate to "era"`},
+		{fn.DateDiff, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("dow"), nil, nil}, "i64"},
+		{fn.DateDiff, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("epoch"), nil, nil}, `cannot count "epoch"`},
 		{fn.Strftime, []dtype.DType{date, text}, []*scalar.Scalar{nil, lit("%Y %q")}, "format specifier %q is not supported"},
 		{fn.Strptime, []dtype.DType{text, text}, []*scalar.Scalar{nil, lit("%Y %V")}, "%V is not supported by strptime"},
 	} {
@@ -102,7 +102,7 @@ func TestDatePartTyping(t *testing.T) {
 			t.Errorf("%s%v: %s, want %s", c.f.ID(), c.args, res, c.want)
 		}
 	}
-	if p := fn.PropertiesOf(fn.DateTruncFn); p.Order != fn.OrderIncreasing || p.OrderArg != 1 {
+	if p := fn.PropertiesOf(fn.DateTrunc); p.Order != fn.OrderIncreasing || p.OrderArg != 1 {
 		t.Errorf("date_trunc: order %v on argument %d, want increasing on 2", p.Order, p.OrderArg)
 	}
 	for _, f := range []fn.Function{fn.Shorthands[fn.PartYear], fn.Shorthands[fn.PartEpoch]} {
