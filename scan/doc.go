@@ -55,6 +55,35 @@
 // the column's) is treated as unknown, which never causes a skip.
 // Plan.RowGroups says what was decided, Reader.Stats what was read.
 //
+// Bloom filters: where a column chunk has one (ParquetOptions.BloomFilters
+// writes them), each value of an = or IN in the filter — also under AND,
+// OR and NOT, as the falsifier combines them — is asked of it, and a row
+// group whose filters rule out every value its falsifier needs is skipped:
+// l_orderkey = 4225 reads the one or two row groups that hold the key,
+// in whatever order the rows are. The filters are read only for the row
+// groups min/max could not rule out, after them. A value is asked in the
+// form the file stores it (the plain encoding arrow-go's writer hashes: an
+// integer in its physical width, a decimal unscaled in the column's scale
+// and width, a date as its days, a timestamp in the file's unit, a string's
+// bytes, both zeros for a float zero); a value that has no exact stored
+// form (NaN, 1.5 for an integer column, a unit the file's cannot hold) is
+// not asked, and a filter that cannot be read (its header or bitset
+// corrupt, its offset outside the file) is not used: its row group is read
+// and Stats.BloomNote says why. A filter has false positives, never false
+// negatives, so this too only skips row groups with no matching row.
+// Stats.RowGroupsSkippedBloom and BloomFilters say what the filters did.
+//
+// The footer's statistics are decoded by hand (thrift.go), not through
+// arrow-go's metadata API, which, as of v18.9.0, still hides two things
+// pruning needs: its TypedStatistics report one HasMinMax for both bounds
+// (set when either is, so a chunk with only a minimum reports a maximum
+// decoded from nothing), and it does not expose the Statistics fields
+// is_min_value_exact and is_max_value_exact (they are in its internal
+// Thrift types only), without which a byte array maximum a writer may have
+// truncated cannot be told from an exact one. The bloom filters need
+// neither: their offsets and lengths are in ColumnChunkMetaData, and they
+// are read with arrow-go's BloomFilterReader.
+//
 // # Parallelism and memory
 //
 // One goroutine reads batches of at most Options.BatchSize rows;
@@ -171,7 +200,8 @@
 //
 // # Writing
 //
-// ParquetWriter writes batches as Parquet — Snappy, statistics, the Arrow
+// ParquetWriter writes batches as Parquet — Snappy, statistics, bloom
+// filters of the columns ParquetOptions.BloomFilters names, the Arrow
 // schema stored, decimals of up to 18 digits as INT32/INT64, row groups of
 // 128 Ki rows (with ParquetOptions.Buffered, whatever the batches' sizes).
 // WriteParquet writes a RecordReader with it. Files are written through an

@@ -8,6 +8,7 @@
 //	go run ./cmd/scancompare                       # 6 000 000 rows, 5 runs, 1 and 2 threads
 //	go run ./cmd/scancompare -dir /tmp/sc -o SCAN.md
 //	go run ./cmd/scancompare -rows 1000000 -reps 9 -threads 1,2,4
+//	go run ./cmd/scancompare -rows 10000000 -threads 2 -queries bloom   # the bloom filter queries only
 //
 // It builds colexpr (../cmd/colexpr, the work tree of the module bench
 // replaces colexpr with; -rev COMMIT builds a commit of it instead, exported
@@ -29,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -45,10 +47,15 @@ func main() {
 	colexprBin := flag.String("colexpr", "", "the colexpr binary (default: built from ../cmd/colexpr, or -rev)")
 	rev := flag.String("rev", "", "build colexpr from this commit of its repository (git archive) instead of the work tree")
 	duckBin := flag.String("duckquery", "", "the duckquery binary (default: built from ./cmd/duckquery)")
+	only := flag.String("queries", "", "run only the queries whose names match this regular expression (default: all)")
 	flag.Parse()
 	ts, err := parseThreads(*threads)
+	var qs []query
 	if err == nil {
-		err = run(config{rows: *rows, reps: *reps, threads: ts, dir: *dir, out: *out, colexpr: *colexprBin, rev: *rev, duckquery: *duckBin})
+		qs, err = selectQueries(*only)
+	}
+	if err == nil {
+		err = run(config{rows: *rows, reps: *reps, threads: ts, dir: *dir, out: *out, colexpr: *colexprBin, rev: *rev, duckquery: *duckBin, queries: qs})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "scancompare:", err)
@@ -62,9 +69,10 @@ type config struct {
 	threads            []int
 	dir, out           string
 	colexpr, duckquery string
-	rev                string // build colexpr from this commit rather than the work tree
-	runner             string // cmd/scancompare/runner, built
-	colexprFrom        string // where the colexpr binary came from, for the report
+	rev                string  // build colexpr from this commit rather than the work tree
+	runner             string  // cmd/scancompare/runner, built
+	colexprFrom        string  // where the colexpr binary came from, for the report
+	queries            []query // the queries to run
 }
 
 // A query is run by colexpr as `colexpr query --threads T --format csv
@@ -76,12 +84,42 @@ type query struct {
 	where  string
 	sel    string
 	limit0 bool
+	// bloom runs the query on bloom.parquet only, instead of demo.parquet
+	// and duck.parquet.
+	bloom bool
 }
 
 var queries = []query{
 	{name: "Q6", where: bench.Q6Pred, sel: bench.Q6Proj + " AS r"},
 	{name: "one-column filter", where: "l_quantity < 1.5", sel: "l_orderkey"},
 	{name: "header only (LIMIT 0)", sel: "l_orderkey", limit0: true},
+	// The demo's order keys are 8 of every 32 (1 … 8, 33 … 40, …): 33 is
+	// in every table, 20 in none. bloom.parquet is sorted by ship date, so
+	// min/max cannot rule out either: only the bloom filters can.
+	{name: "bloom: key present", where: "l_orderkey = 33", sel: "l_orderkey, l_linenumber, l_extendedprice", bloom: true},
+	{name: "bloom: key absent", where: "l_orderkey = 20", sel: "l_orderkey, l_linenumber, l_extendedprice", bloom: true},
+}
+
+// selectQueries are the queries whose names match the regular expression
+// re (all for "").
+func selectQueries(re string) ([]query, error) {
+	if re == "" {
+		return queries, nil
+	}
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return nil, fmt.Errorf("-queries: %w", err)
+	}
+	var qs []query
+	for _, q := range queries {
+		if rx.MatchString(q.name) {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("-queries %q matches no query", re)
+	}
+	return qs, nil
 }
 
 // colexprArgs and duckArgs are the engines' command lines; threads is a
@@ -227,10 +265,13 @@ func run(c config) error {
 	}
 	defer devNull.Close()
 	var rs []*result
-	for _, q := range queries {
+	for _, q := range c.queries {
 		var want *output
 		var wantFrom string
 		for _, f := range files {
+			if q.bloom != (f.name == "bloom.parquet") {
+				continue
+			}
 			for _, t := range c.threads {
 				r, got, err := measure(c, q, f, t, devNull)
 				if err != nil {
@@ -369,7 +410,8 @@ func exportCommit(root, commit, dir string) error {
 }
 
 // prepareFiles writes demo.parquet with colexpr demo and duck.parquet, the
-// same rows without the nested columns, with DuckDB, into c.dir. A file
+// same rows without the nested columns, with DuckDB, into c.dir, when a
+// query reads them; and bloom.parquet when a bloom filter query does. A file
 // already there is reused when it has c.rows rows and, for demo.parquet, the
 // layout (see layout) of a small file the colexpr binary writes now; tmp is
 // for that small file.
@@ -383,8 +425,8 @@ func prepareFiles(duck *bench.Duck, c config, tmp string) ([]*inputFile, error) 
 	}
 	duckFile.how = fmt.Sprintf("the same rows rewritten by DuckDB (one thread), without the nested columns: `%s`",
 		copySQL(demoFile.name, duckFile.name))
-	writeDemo := func(path string, rows int64) error {
-		cmd := exec.Command(c.colexpr, "demo", "--rows", fmt.Sprint(rows), "--out", path)
+	writeDemo := func(path string, rows int64, flags ...string) error {
+		cmd := exec.Command(c.colexpr, append(append([]string{"demo", "--rows", fmt.Sprint(rows)}, flags...), "--out", path)...)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("colexpr demo --rows %d --out %s: %w", rows, path, err)
@@ -392,38 +434,75 @@ func prepareFiles(duck *bench.Duck, c config, tmp string) ([]*inputFile, error) 
 		return nil
 	}
 
-	reuse := false
-	if n, err := countRows(duck, demoFile.path); err == nil && n == c.rows {
+	needPair, needBloom := false, false
+	for _, q := range c.queries {
+		needPair = needPair || !q.bloom
+		needBloom = needBloom || q.bloom
+	}
+	var files []*inputFile
+	// sameLayout reports whether the file at path has c.rows rows and the
+	// layout of a small file writeDemo writes with the same flags now.
+	sameLayout := func(path string, flags ...string) (bool, error) {
+		if n, err := countRows(duck, path); err != nil || n != c.rows {
+			return false, nil
+		}
 		sample := filepath.Join(tmp, "sample.parquet")
-		if err := writeDemo(sample, min(c.rows, 1000)); err != nil {
-			return nil, err
+		if err := writeDemo(sample, min(c.rows, 1000), flags...); err != nil {
+			return false, err
 		}
 		want, err := layout(duck, sample)
 		if err != nil {
+			return false, err
+		}
+		got, err := layout(duck, path)
+		return err == nil && got == want, nil
+	}
+	if needPair {
+		reuse, err := sameLayout(demoFile.path)
+		if err != nil {
 			return nil, err
 		}
-		got, err := layout(duck, demoFile.path)
-		reuse = err == nil && got == want
+		if reuse {
+			fmt.Fprintf(os.Stderr, "reusing %s (%d rows, the layout colexpr demo writes)\n", demoFile.path, c.rows)
+		} else {
+			fmt.Fprintf(os.Stderr, "writing %s (%d rows)…\n", demoFile.path, c.rows)
+			if err := writeDemo(demoFile.path, c.rows); err != nil {
+				return nil, err
+			}
+		}
+		if n, err := countRows(duck, duckFile.path); reuse && err == nil && n == c.rows && !olderThan(duckFile.path, demoFile.path) {
+			fmt.Fprintf(os.Stderr, "reusing %s (%d rows)\n", duckFile.path, n)
+		} else {
+			fmt.Fprintf(os.Stderr, "writing %s…\n", duckFile.path)
+			q := copySQL(demoFile.path, duckFile.path)
+			if _, err := duck.DB.Exec(q); err != nil {
+				return nil, fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		files = append(files, demoFile, duckFile)
 	}
-	if reuse {
-		fmt.Fprintf(os.Stderr, "reusing %s (%d rows, the layout colexpr demo writes)\n", demoFile.path, c.rows)
-	} else {
-		fmt.Fprintf(os.Stderr, "writing %s (%d rows)…\n", demoFile.path, c.rows)
-		if err := writeDemo(demoFile.path, c.rows); err != nil {
+	if needBloom {
+		// The layout check cannot see the order or the filters: the
+		// bloom filter queries check that they skip (the key absent reads
+		// nothing), and -dir should be a new directory after a change.
+		flags := []string{"--sort", "l_shipdate", "--bloom-filter", "l_orderkey"}
+		bloomFile := &inputFile{name: "bloom.parquet", path: filepath.Join(c.dir, "bloom.parquet"),
+			how: fmt.Sprintf("`colexpr demo --rows %d %s --out bloom.parquet`: sorted by ship date, so that its order keys are in every row group, with a bloom filter of l_orderkey in each (1%% false positives)", c.rows, strings.Join(flags, " "))}
+		reuse, err := sameLayout(bloomFile.path, flags...)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if n, err := countRows(duck, duckFile.path); reuse && err == nil && n == c.rows && !olderThan(duckFile.path, demoFile.path) {
-		fmt.Fprintf(os.Stderr, "reusing %s (%d rows)\n", duckFile.path, n)
-	} else {
-		fmt.Fprintf(os.Stderr, "writing %s…\n", duckFile.path)
-		q := copySQL(demoFile.path, duckFile.path)
-		if _, err := duck.DB.Exec(q); err != nil {
-			return nil, fmt.Errorf("%s: %w", q, err)
+		if reuse {
+			fmt.Fprintf(os.Stderr, "reusing %s (%d rows)\n", bloomFile.path, c.rows)
+		} else {
+			fmt.Fprintf(os.Stderr, "writing %s (%d rows)…\n", bloomFile.path, c.rows)
+			if err := writeDemo(bloomFile.path, c.rows, flags...); err != nil {
+				return nil, err
+			}
 		}
+		files = append(files, bloomFile)
 	}
 
-	files := []*inputFile{demoFile, duckFile}
 	for _, f := range files {
 		fi, err := os.Stat(f.path)
 		if err != nil {

@@ -23,7 +23,7 @@ func writeReport(w io.Writer, c config, e *environment, files []*inputFile, rs [
 	}
 	fmt.Fprintf(w, "\nQueries, with T the thread count and FILE the file; both engines write CSV with a header row to standard output:\n\n")
 	fmt.Fprintf(w, "| query | colexpr | DuckDB |\n|---|---|---|\n")
-	for _, q := range queries {
+	for _, q := range c.queries {
 		fmt.Fprintf(w, "| %s | `colexpr %s` | `duckquery %s` |\n", q.name,
 			mdCode(quoteArgs(q.colexprArgs("T", "FILE"))), mdCode(quoteArgs(q.duckArgs("T", "FILE"))))
 	}
