@@ -225,6 +225,14 @@ func TestParseTrees(t *testing.T) {
 			expr.Fn([]string{"y"}, expr.Apply(fn.ListFilter, y, expr.Fn([]string{"z"}, expr.Gt(expr.V("z"), expr.Apply(fn.ListElement, y, num("1")))))))},
 		// DuckDB's indexing, struct forms and conditionals
 		{"xs[1]", expr.Apply(fn.ListElement, xs, num("1"))},
+		{"xs[2:-1:2]", expr.Apply(mustLookup("list_slice"), xs, num("2"), num("-1"), num("2"))},
+		{"xs[::-1]", expr.Apply(mustLookup("list_slice"), xs, num("-1"), num("1"), num("-1"))},
+		{"xs[:2:-1]", expr.Apply(mustLookup("list_slice"), xs, num("-1"), num("2"), num("-1"))},
+		{"xs[4::-1]", expr.Apply(mustLookup("list_slice"), xs, num("4"), num("1"), num("-1"))},
+		{"xs[a::i64]", expr.Apply(fn.ListElement, xs, expr.Cast(a, dtype.Primitive(dtype.I64, false)))},
+		{"xs[2:3:a]", expr.Apply(mustLookup("list_slice"), xs, num("2"), num("3"), a)},
+		{"xs[:3:a]", nil}, // the step's sign decides the missing bound
+		{"xs[:3]", expr.Apply(mustLookup("list_slice"), xs, num("1"), num("3"))},
 		{"xs[-1].f", expr.GetItem(expr.Apply(fn.ListElement, xs, num("-1")), "f")},
 		{"s['a b']", expr.GetItem(s, "a b")},
 		{"s['a']['b']", expr.GetItem(expr.GetItem(s, "a"), "b")},
@@ -591,4 +599,13 @@ func TestScalarSQLForms(t *testing.T) {
 			t.Errorf("Format(Parse(%q)) = %q", src, got)
 		}
 	}
+}
+
+// mustLookup is the registered function name.
+func mustLookup(name string) fn.Function {
+	f, ok := fn.Default.Lookup(name)
+	if !ok {
+		panic("no function " + name)
+	}
+	return f
 }

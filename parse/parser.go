@@ -63,6 +63,9 @@ type parser struct {
 	maxDepth int
 	// spans, when asked for (ParseSpans), records where each node is.
 	spans map[expr.Expr]Span
+	// slicing is set while the lower bound of x[a::s] may be read: a ::
+	// not followed by a type is then the slice's two colons.
+	slicing bool
 }
 
 // mark records that e spans the text from byte offset start to the end of
@@ -597,6 +600,9 @@ func (p *parser) postfix(e expr.Expr, start int) (expr.Expr, error) {
 	n := 0
 	defer func() { p.depth -= n }()
 	for {
+		if p.slicing && p.tok.is("::") && p.peek().kind != tokIdent {
+			return e, nil // x[a::s]: the colons of the slice, not a cast
+		}
 		if p.tok.is(".") || p.tok.is("::") || p.tok.is("[") {
 			if err := p.nest(1); err != nil {
 				return nil, err
@@ -634,7 +640,7 @@ func (p *parser) postfix(e expr.Expr, start int) (expr.Expr, error) {
 // field name of a struct, x[i] element i of a list (1-based, negative from
 // the end; list_element), x[a:b] a slice (list_slice, both bounds
 // included); a missing lower bound is 1, a missing upper one -1 (the last
-// element).
+// element); x[a:b:s] takes every s-th element.
 func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 	open := p.tok
 	p.next()
@@ -645,9 +651,13 @@ func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 		return expr.GetItem(x, name), nil
 	}
 	var lo, hi expr.Expr
-	if !p.tok.is(":") {
+	if !p.tok.is(":") && !p.tok.is("::") {
 		var err error
-		if lo, err = p.expr(); err != nil {
+		outer := p.slicing
+		p.slicing = true
+		lo, err = p.expr()
+		p.slicing = outer
+		if err != nil {
 			return nil, err
 		}
 		if p.tok.is("]") {
@@ -655,14 +665,26 @@ func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 			return p.apply(open, fn.IDListElement, x, lo)
 		}
 	}
-	if !p.tok.is(":") {
+	if !p.tok.is(":") && !p.tok.is("::") {
 		line, col := position(p.src, open.start)
 		return nil, p.expected("']' to close the '[' at " + itoa(line) + ":" + itoa(col) + ", or ':' for a slice")
 	}
-	p.next()
-	if !p.tok.is("]") {
+	// x[a::s] lexes its two colons as the cast token: no upper bound.
+	noUpper := p.tok.is("::")
+	if !noUpper {
+		p.next()
+	}
+	if !noUpper && !p.tok.is("]") && !p.tok.is(":") {
 		var err error
 		if hi, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	var step expr.Expr
+	if p.tok.is(":") || p.tok.is("::") { // x[a:b:step]
+		p.next()
+		var err error
+		if step, err = p.expr(); err != nil {
 			return nil, err
 		}
 	}
@@ -672,12 +694,27 @@ func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 	}
 	p.next()
 	// The bounds left out are the literals 1 and -1 as written, so that
-	// the printed slice reads back as the same tree.
+	// the printed slice reads back as the same tree; with a negative step,
+	// which walks from the end, -1 and 1. The step's sign must then be
+	// known here.
+	first, last := "1", "-1"
+	if step != nil && (lo == nil || hi == nil) {
+		v, ok := literalValue(step)
+		if !ok || !v.DType().IsNumeric() || v.IsNull() {
+			return nil, p.errAt(open.start, nil, "a slice whose step is not a number written in it needs both bounds: write x[a:b:step]")
+		}
+		if strings.HasPrefix(v.ValueText(), "-") {
+			first, last = last, first
+		}
+	}
 	if lo == nil {
-		lo = untypedNumber("1")
+		lo = untypedNumber(first)
 	}
 	if hi == nil {
-		hi = untypedNumber("-1")
+		hi = untypedNumber(last)
+	}
+	if step != nil {
+		return p.apply(open, "list_slice", x, lo, hi, step)
 	}
 	return p.apply(open, "list_slice", x, lo, hi)
 }
