@@ -422,6 +422,9 @@ func (p *parser) extract() (expr.Expr, error) {
 	p.next()
 	p.next() // '('
 	partTok := p.tok
+	if partTok.kind == tokIdent && strings.EqualFold(partTok.text, "from") {
+		return nil, p.errAt(partTok.start, nil, "extract needs a part before FROM, as in extract(year FROM x)")
+	}
 	if partTok.kind != tokIdent && partTok.kind != tokString && partTok.kind != tokQuoted {
 		return nil, p.errAt(partTok.start, nil, "extract takes a part such as year, as in extract(year FROM x), found %s", describe(partTok))
 	}
