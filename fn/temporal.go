@@ -45,9 +45,9 @@ import (
 // The parts of a time of day (hour, minute, second, millisecond,
 // microsecond, epoch: seconds since midnight) also take a time. A zoned
 // timestamp is read in UTC (DuckDB reads a TIMESTAMPTZ in the session's
-// time zone). year, isoyear, yearweek, decade, century,
-// millennium, era and epoch are non-decreasing in their argument, and
-// date_trunc in its second: their Properties say so, for pruning.
+// time zone). year, isoyear, decade, century, millennium, era and epoch
+// are non-decreasing in their argument, and date_trunc in its second:
+// their Properties say so, for pruning.
 //
 // DatePartFn is date_part (DatePart is the type of a part); the shorthands
 // are Shorthands[part].
@@ -149,7 +149,9 @@ var Shorthands = func() [len(partNames)]Function {
 }()
 
 // monotonicParts are the parts that never decrease as time goes on.
-var monotonicParts = map[DatePart]bool{PartYear: true, PartISOYear: true, PartYearWeek: true, PartDecade: true,
+// (Not yearweek: DuckDB subtracts the week in a negative year, so
+// -0044's weeks run -4401, -4402, ….)
+var monotonicParts = map[DatePart]bool{PartYear: true, PartISOYear: true, PartDecade: true,
 	PartCentury: true, PartMillennium: true, PartEra: true, PartEpoch: true}
 
 func init() {

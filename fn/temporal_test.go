@@ -110,7 +110,9 @@ func TestDatePartTyping(t *testing.T) {
 			t.Errorf("%s: order %v, want increasing", f.ID(), p.Order)
 		}
 	}
-	if p := fn.PropertiesOf(fn.Shorthands[fn.PartMonth]); p.Order != fn.OrderUnknown {
-		t.Errorf("month: order %v, want none (it wraps)", p.Order)
+	for _, part := range []fn.DatePart{fn.PartMonth, fn.PartDay, fn.PartHour, fn.PartWeek, fn.PartYearWeek} {
+		if p := fn.PropertiesOf(fn.Shorthands[part]); p.Order != fn.OrderUnknown {
+			t.Errorf("%s: order %v, want none (it wraps, or runs backwards in negative years)", part, p.Order)
+		}
 	}
 }
