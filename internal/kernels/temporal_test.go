@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -616,5 +617,33 @@ func BenchmarkDatePart(b *testing.B) {
 				r.Release()
 			}
 		})
+	}
+}
+
+// TestMonotonic checks the parts fn declares non-decreasing (year, isoyear,
+// decade, century, millennium, era) and every date_trunc on sorted random
+// days around the year 0 and today, for pruning.
+func TestMonotonic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	days := make([]int64, 4000)
+	for i := range days {
+		center := []int64{-719528, 0}[i%2] // 0000-01-01, 1970-01-01
+		days[i] = center + rng.Int64N(200000) - 100000
+	}
+	slices.Sort(days)
+	for _, p := range []Part{PartYear, PartISOYear, PartDecade, PartCentury, PartMillennium, PartEra} {
+		f := partFunc(p, 1)
+		for i := 1; i < len(days); i++ {
+			if a, b := f(days[i-1], 0), f(days[i], 0); a > b {
+				t.Fatalf("part %d decreases from day %d (%d) to day %d (%d)", p, days[i-1], a, days[i], b)
+			}
+		}
+	}
+	for p := TruncMillennium; p <= TruncMicrosecond; p++ {
+		for i := 1; i < len(days); i++ {
+			if a, b := truncDay(p, days[i-1]), truncDay(p, days[i]); a > b {
+				t.Fatalf("date_trunc %d decreases from day %d (%d) to day %d (%d)", p, days[i-1], a, days[i], b)
+			}
+		}
 	}
 }
