@@ -38,7 +38,8 @@ const fuzzJSON = `[
 ]`
 
 // fuzzSeeds are the seed files: the rows as Parquet (plain and
-// dictionary, decimals as integers and as fixed-length byte arrays), as an
+// dictionary, decimals as integers and as fixed-length byte arrays, with
+// bloom filters), as an
 // Arrow IPC file and stream, and as CSV.
 func fuzzSeeds(f *testing.F) map[string][]byte {
 	f.Helper()
@@ -52,6 +53,9 @@ func fuzzSeeds(f *testing.F) map[string][]byte {
 	for name, props := range map[string][]parquet.WriterProperty{
 		"dict.parquet":  {parquet.WithMaxRowGroupLength(2), parquet.WithCompression(compress.Codecs.Snappy), parquet.WithStoreDecimalAsInteger(true)},
 		"plain.parquet": {parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(parquet.DataPageV1)},
+		// Bloom filters of every column in every row group, which the
+		// queries of = and IN read.
+		"bloom.parquet": {parquet.WithMaxRowGroupLength(2), parquet.WithBloomFilterEnabled(true), parquet.WithBloomFilterNDV(2)},
 	} {
 		var b bytes.Buffer
 		w, err := pqarrow.NewFileWriter(fuzzSchema, &b, parquet.NewWriterProperties(props...), pqarrow.DefaultWriterProps())
@@ -121,6 +125,7 @@ func FuzzScan(f *testing.F) {
 		defer src.Close()
 		for _, q := range []scan.Query{
 			{Where: &scan.Expr{Text: "n > 1"}, Select: []scan.Expr{{Text: "n"}, {Text: "d"}, {Text: "s"}, {Text: "day"}}},
+			{Where: &scan.Expr{Text: "n IN (3, 5) OR s = 'two' OR d = 1.50"}, Select: []scan.Expr{{Text: "n"}, {Text: "s"}}},
 			{},
 		} {
 			plan, err := scan.Compile(src, q, scan.Options{Threads: 2, BatchSize: 2})
