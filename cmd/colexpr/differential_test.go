@@ -77,7 +77,7 @@ func libraryCSV(rows int64, where, selects string) (string, error) {
 		return "", err
 	}
 	var out bytes.Buffer
-	sink, err := newSink("csv", &out, plan.Schema(), mem)
+	sink, err := newSink("csv", &out, plan.Schema(), mem, nil)
 	if err != nil {
 		return "", err
 	}

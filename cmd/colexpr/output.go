@@ -67,7 +67,9 @@ func formatOfName(path string) (string, bool) {
 	return "", false
 }
 
-func newSink(format string, w io.Writer, sc *arrow.Schema, mem memory.Allocator) (sink, error) {
+// newSink writes format to w; bloom are the columns of Parquet output to
+// write bloom filters of.
+func newSink(format string, w io.Writer, sc *arrow.Schema, mem memory.Allocator, bloom []string) (sink, error) {
 	switch format {
 	case "table":
 		return newTableSink(w, sc), nil
@@ -80,7 +82,7 @@ func newSink(format string, w io.Writer, sc *arrow.Schema, mem memory.Allocator)
 	case "feather":
 		return newFeatherSink(w, sc, mem)
 	case "parquet":
-		return newParquetSink(w, sc, mem)
+		return newParquetSink(w, sc, mem, bloom)
 	}
 	return nil, usagef("unknown --format %q: use one of %s", format, strings.Join(formats, ", "))
 }
@@ -256,9 +258,10 @@ func newFeatherSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) (*arrow
 }
 
 // newParquetSink writes Parquet as scan.WriteParquet does, the output's
-// batches gathered into full row groups.
-func newParquetSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) (*arrowSink, error) {
-	pw, err := scan.NewParquetWriter(w, sc, scan.ParquetOptions{Buffered: true, Mem: mem, CreatedBy: "(colexpr query)"})
+// batches gathered into full row groups, with bloom filters of the columns
+// bloom names.
+func newParquetSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator, bloom []string) (*arrowSink, error) {
+	pw, err := scan.NewParquetWriter(w, sc, scan.ParquetOptions{Buffered: true, Mem: mem, CreatedBy: "(colexpr query)", BloomFilters: bloom})
 	if err != nil {
 		return nil, fmt.Errorf("the output cannot be written as Parquet: %w", err)
 	}

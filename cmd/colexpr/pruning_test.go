@@ -296,3 +296,28 @@ func TestPruningBloomFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryOutputBloomFilters: query -o FILE.parquet --bloom-filter writes
+// filters of output columns, which a query of that file then uses.
+func TestQueryOutputBloomFilters(t *testing.T) {
+	files := prunedFiles(t)
+	bin := colexprBinary(t)
+	out := filepath.Join(t.TempDir(), "keys.parquet")
+	if b, err := exec.Command(bin, "query", "--select", "l_orderkey, l_comment", "--bloom-filter", "l_orderkey", "-o", out, files["unsorted"]).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	cmd := exec.Command(bin, "query", "--stats", "--format", "csv", "--where", "l_orderkey = 20", out)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	b := bloomLine.FindStringSubmatch(stderr.String())
+	if b == nil || b[2] != "1" || stdout.String() != "l_orderkey,l_comment\n" {
+		t.Errorf("want the one row group skipped by its bloom filter and no row; got\n%s%s", stdout.String(), stderr.String())
+	}
+	msg, err := exec.Command(bin, "query", "--bloom-filter", "l_orderkey", "--format", "csv", files["unsorted"]).CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "--bloom-filter writes bloom filters into Parquet output") {
+		t.Errorf("--bloom-filter with CSV output: %v\n%s", err, msg)
+	}
+}

@@ -53,6 +53,9 @@ as the --select expressions; either can come from a Substrait file instead.
                       .parquet, .txt), or --format; written to a temporary file
                       renamed into place when complete, so an error or an
                       interrupt leaves no half-written FILE
+  --bloom-filter COLUMN,…
+                      with Parquet output, write a bloom filter of each output
+                      COLUMN in every row group (see colexpr help demo)
   --threads N         evaluate batches on N goroutines (default: the number of CPUs)
   --batch-size N      rows per batch (default 32768)
   --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
@@ -106,6 +109,8 @@ type queryOptions struct {
 	substrait string
 	// csv says how a CSV file is read.
 	csv csvFlags
+	// bloom are the output columns to write bloom filters of (Parquet).
+	bloom []string
 }
 
 func runQuery(e *env, args []string) error {
@@ -123,6 +128,7 @@ func runQuery(e *env, args []string) error {
 	fs.StringVar(&o.substrait, "substrait", "", "")
 	fs.StringVar(&o.output, "output", "", "")
 	fs.StringVar(&o.output, "o", "", "")
+	bloom := fs.String("bloom-filter", "", "")
 	o.csv.register(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -172,6 +178,17 @@ func runQuery(e *env, args []string) error {
 	}
 	if !contains(formats, o.format) {
 		return usagef("unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
+	}
+	if set["bloom-filter"] {
+		if o.format != "parquet" {
+			return usagef("--bloom-filter writes bloom filters into Parquet output: give -o FILE.parquet or --format parquet")
+		}
+		for _, c := range strings.Split(*bloom, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return usagef("--bloom-filter %q: a column name is empty", *bloom)
+			}
+			o.bloom = append(o.bloom, c)
+		}
 	}
 	o.files = pos
 	return query(e, memory.DefaultAllocator, o)
@@ -301,7 +318,7 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		buf = bufio.NewWriterSize(file, 1<<20)
 		w = buf
 	}
-	out, err := newSink(o.format, w, plan.Schema(), mem)
+	out, err := newSink(o.format, w, plan.Schema(), mem, o.bloom)
 	if err != nil {
 		return err
 	}
