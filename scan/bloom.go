@@ -287,14 +287,14 @@ func probeBloomFilters(pf *file.Reader, manifest *pqarrow.SchemaManifest, size i
 			continue
 		}
 		bp := bloomProbe{col: i, leaf: leaf, enc: make([][][]byte, len(c.Probes))}
-		any := false
+		asked := false
 		for k, v := range c.Probes {
 			if enc, ok := plainValues(descr, c.Type, v); ok {
 				bp.enc[k] = enc
-				any = true
+				asked = true
 			}
 		}
-		if any {
+		if asked {
 			probes = append(probes, bp)
 		}
 	}

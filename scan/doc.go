@@ -59,8 +59,9 @@
 // writes them), each value of an = or IN in the filter — also under AND,
 // OR and NOT, as the falsifier combines them — is asked of it, and a row
 // group whose filters rule out every value its falsifier needs is skipped:
-// l_orderkey = 4225 reads the one or two row groups that hold the key,
-// in whatever order the rows are. The filters are read only for the row
+// l_orderkey = 4225 reads the row groups that hold the key (and those of
+// a false positive, about 1 in 100 at the writer's default), in whatever
+// order the rows are. The filters are read only for the row
 // groups min/max could not rule out, after them. A value is asked in the
 // form the file stores it (the plain encoding arrow-go's writer hashes: an
 // integer in its physical width, a decimal unscaled in the column's scale
