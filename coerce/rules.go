@@ -47,6 +47,17 @@ func (w *walker) rule(c *expr.Call, args []arg) error {
 				return err
 			}
 		}
+	case fn.CoerceConcat:
+		for _, a := range args {
+			if a.DType().IsList() {
+				return w.meet(c, args, all(len(args)), verbCombine)
+			}
+		}
+		for i := range args {
+			if err := toUtf8(args, i); err != nil {
+				return err
+			}
+		}
 	case fn.CoerceNullLiterals:
 		for i := range args {
 			if len(p.NullArgs) > 0 {

@@ -195,6 +195,10 @@ const (
 	// names for it (ArgTyper), as DuckDB casts to a signature: sqrt(i32)
 	// takes its argument as f64.
 	CoerceDeclared
+	// CoerceConcat: the || operator. Lists meet at one element type, as
+	// with CoerceCombine; otherwise every argument becomes text, as DuckDB
+	// casts the operands of || (1 || 2 is '12').
+	CoerceConcat
 )
 
 // Order says how a function's result is ordered with respect to its
@@ -272,7 +276,7 @@ var builtinProperties = func() map[string]*Properties {
 		IDEndsWith:     call(CoerceNullLiterals, "ends_with", text),
 		IDContains:     call(CoerceNullLiterals, "contains", text),
 		IDConcat:       call(CoerceText, "concat"),
-		IDStringConcat: infix(" || ", PrecAdd, CoerceCombine, "concat"),
+		IDStringConcat: infix(" || ", PrecAdd, CoerceConcat, "concat"),
 		IDSubstring:    call(CoerceNullLiterals, "substring", text, i64),
 
 		IDListLength:    call(CoerceNone, "cardinality"),
