@@ -68,18 +68,22 @@ func daysInMonth(y, m int64) int64 {
 	return 31
 }
 
-// formatDate writes the date of day z.
+// formatDate writes the date of day z. A year before 1 is written as
+// DuckDB writes it: year 0 is 0001 (BC), year -1 0002 (BC).
 func formatDate(b *strings.Builder, z int64) {
 	y, m, d := civilFromDays(z)
-	if y < 0 {
-		b.WriteByte('-')
-		y = -y
+	bc := y < 1
+	if bc {
+		y = 1 - y
 	}
 	pad(b, y, 4)
 	b.WriteByte('-')
 	pad(b, m, 2)
 	b.WriteByte('-')
 	pad(b, d, 2)
+	if bc {
+		b.WriteString(" (BC)")
+	}
 }
 
 func pad(b *strings.Builder, v int64, width int) {
@@ -205,6 +209,15 @@ func (p *textScanner) date() (int64, string) {
 	}
 	if m < 1 || m > 12 {
 		return 0, "month " + strconv.FormatInt(m, 10) + " out of range"
+	}
+	// DuckDB writes a year before 1 as 0001 (BC) for year 0, 0002 (BC) for
+	// -1, …, and reads that form as well as the signed one.
+	if rest := p.s[p.pos:]; strings.HasPrefix(rest, " (BC)") || strings.HasPrefix(rest, "(BC)") {
+		if neg || y < 1 {
+			return 0, "a year of (BC) counts from 1"
+		}
+		p.pos += strings.Index(rest, ")") + 1
+		y = 1 - y
 	}
 	if d < 1 || d > daysInMonth(y, m) {
 		return 0, "day " + strconv.FormatInt(d, 10) + " out of range for the month"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -101,13 +102,13 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 	case *array.Date32:
 		return func(b []byte, i int) []byte {
 			return quoted(b, asJSON, func(b []byte) []byte {
-				return time.Unix(int64(a.Value(i))*86400, 0).UTC().AppendFormat(b, "2006-01-02")
+				return appendTime(b, time.Unix(int64(a.Value(i))*86400, 0).UTC(), "2006-01-02")
 			})
 		}
 	case *array.Date64:
 		return func(b []byte, i int) []byte {
 			return quoted(b, asJSON, func(b []byte) []byte {
-				return time.UnixMilli(int64(a.Value(i))).UTC().AppendFormat(b, "2006-01-02")
+				return appendTime(b, time.UnixMilli(int64(a.Value(i))).UTC(), "2006-01-02")
 			})
 		}
 	case *array.Time32:
@@ -131,7 +132,7 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 		if tt.TimeZone == "" {
 			return func(b []byte, i int) []byte {
 				return quoted(b, asJSON, func(b []byte) []byte {
-					return a.Value(i).ToTime(tt.Unit).AppendFormat(b, timestampLayout)
+					return appendTime(b, a.Value(i).ToTime(tt.Unit), timestampLayout)
 				})
 			}
 		}
@@ -143,9 +144,9 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 			return quoted(b, asJSON, func(b []byte) []byte {
 				t := a.Value(i).ToTime(tt.Unit).In(loc)
 				if _, off := t.Zone(); off%3600 == 0 {
-					return t.AppendFormat(b, timestampLayout+"-07")
+					return appendTime(b, t, timestampLayout+"-07")
 				}
-				return t.AppendFormat(b, timestampLayout+"-07:00")
+				return appendTime(b, t, timestampLayout+"-07:00")
 			})
 		}
 	case array.ListLike:
@@ -273,6 +274,20 @@ func appendTimeOfDay(b []byte, v int64, unit arrow.TimeUnit) []byte {
 	ns := v * per
 	t := time.Unix(0, ns).UTC()
 	return t.AppendFormat(b, "15:04:05.999999999")
+}
+
+// appendTime writes t by layout, a date layout ("2006-01-02") with perhaps
+// a time after it, and a year before 1 as DuckDB writes it: year 0 is
+// 0001-12-31 (BC), with the time after the (BC), as casts to text write it.
+func appendTime(b []byte, t time.Time, layout string) []byte {
+	if t.Year() >= 1 {
+		return t.AppendFormat(b, layout)
+	}
+	const date = len("2006-01-02")
+	b = fmt.Appendf(b, "%04d", 1-t.Year())
+	b = t.AppendFormat(b, layout[len("2006"):date])
+	b = append(b, " (BC)"...)
+	return t.AppendFormat(b, layout[date:])
 }
 
 // timestampLayout is how timestamps are written: a space between date and

@@ -70,3 +70,22 @@ func TestNullTypeIsNull(t *testing.T) {
 		}
 	}
 }
+
+// TestDatesBeforeYearOne: a year before 1 prints as DuckDB prints it, as
+// the cast to text writes it: year 0 is 0001 (BC), the time after the (BC).
+func TestDatesBeforeYearOne(t *testing.T) {
+	for _, tc := range []struct {
+		t      time.Time
+		layout string
+		want   string
+	}{
+		{time.Date(0, 12, 31, 0, 0, 0, 0, time.UTC), "2006-01-02", "0001-12-31 (BC)"},
+		{time.Date(-1, 11, 28, 0, 0, 0, 0, time.UTC), "2006-01-02", "0002-11-28 (BC)"},
+		{time.Date(0, 12, 31, 23, 0, 0, 0, time.UTC), timestampLayout, "0001-12-31 (BC) 23:00:00"},
+		{time.Date(1995, 3, 1, 12, 0, 0, 500, time.UTC), timestampLayout, "1995-03-01 12:00:00.0000005"},
+	} {
+		if got := string(appendTime(nil, tc.t, tc.layout)); got != tc.want {
+			t.Errorf("appendTime(%v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
