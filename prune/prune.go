@@ -65,7 +65,8 @@
 // x IN (v1, v2) is falsified where each vi is out of the bounds or absent,
 // and p AND q, p OR q combine them as any other falsifier. A bloom filter
 // has false positives, never false negatives: "absent" is certain, and a
-// chunk it does not rule out is read. NaN is never probed.
+// chunk it does not rule out is read. NaN is never probed, nor the values
+// of an IN list of more than 64 (all of them absent is unlikely).
 //
 // Anything else is inconclusive. Floats: Parquet writers leave NaN out of
 // min and max, so a chunk whose bounds look finite may hold NaN. The rules
@@ -161,22 +162,24 @@ func falsifier(pred *expr.Bound, probes bool) (*Pruner, error) {
 	// First pass: find the columns, so the stats type is known before any
 	// node over it is built.
 	b.collect(pred)
-	if probes {
-		// And the values to probe bloom filters with, which the
-		// falsifier's rules choose: build it once to learn them.
-		b.discover = true
-		b.stats = statsType(b.cols)
-		b.root = expr.NewRoot(b.stats)
-		if _, err := b.falsify(pred, false); err != nil {
-			return nil, err
-		}
-		b.discover = false
-	}
 	b.stats = statsType(b.cols)
 	b.root = expr.NewRoot(b.stats)
+	// And the values to probe bloom filters with, which the falsifier's
+	// rules choose: the first build registers them (and builds no probe);
+	// when there are some, the second builds the falsifier over the
+	// statistics that have them.
+	b.discover = probes
 	f, err := b.falsify(pred, false)
 	if err != nil {
 		return nil, err
+	}
+	if b.discover && b.probes > 0 {
+		b.discover = false
+		b.stats = statsType(b.cols)
+		b.root = expr.NewRoot(b.stats)
+		if f, err = b.falsify(pred, false); err != nil {
+			return nil, err
+		}
 	}
 	if f == nil {
 		f = expr.NewLiteral(scalar.Bool(false))
@@ -254,9 +257,19 @@ type builder struct {
 	stats dtype.DType
 	root  *expr.Bound
 	// discover is set in the pass that only registers probes (see
-	// falsifier); probe then builds nothing.
+	// falsifier); probe then builds nothing. probes counts them.
 	discover bool
+	probes   int
+	// longIn is set while the values of an IN list too long to probe
+	// are built (see maxInProbes).
+	longIn bool
 }
+
+// maxInProbes is the longest IN list whose values are probed: a row group
+// is skipped only when every value is absent, which for a long list is
+// unlikely (with 1% false positives, 0.99^n for n values none of which it
+// holds), and each probe costs a look-up in every filter read.
+const maxInProbes = 64
 
 // monotonic reports whether a cast keeps order (x <= y ⇒ cast(x) <= cast(y)),
 // so the cast of a column's bounds bounds the cast column: widening casts,
@@ -541,6 +554,10 @@ func (b *builder) build(n *expr.Bound, negated bool) *expr.Bound {
 		}
 		return b.guard(or(b.compare(fn.GtEq, x, lo), b.compare(fn.LtEq, x, hi)), x, lo, hi)
 	case fn.IDInList:
+		if len(n.Args())-1 > maxInProbes && !b.longIn {
+			b.longIn = true
+			defer func() { b.longIn = false }()
+		}
 		var f *expr.Bound
 		for i, v := range n.Args()[1:] {
 			if negated {
@@ -603,7 +620,7 @@ func (b *builder) compare(op fn.Function, x, y *expr.Bound) *expr.Bound {
 // both for either); NaN, which equals no bit pattern alone, is never probed.
 func (b *builder) probe(x *expr.Bound, v scalar.Scalar) *expr.Bound {
 	ref, ok := column(x)
-	if !ok || b.index == nil {
+	if !ok || b.index == nil || b.longIn {
 		return nil
 	}
 	for _, l := range ref.layers {
@@ -641,6 +658,7 @@ func (b *builder) probe(x *expr.Bound, v scalar.Scalar) *expr.Bound {
 			return nil // not found in the first pass: cannot happen
 		}
 		col.Probes = append(col.Probes, cv)
+		b.probes++
 		return nil
 	}
 	if b.discover {

@@ -378,6 +378,8 @@ func TestBloomProbes(t *testing.T) {
 		{"a + 1 = 5", "", ""},
 		{"a = b", "", ""},
 		{"a < 5", "", ""},
+		{"a IN (" + inList(64) + ")", "a: 1::i32, 2::i32", "cols.a.absent_63"},
+		{"a IN (" + inList(65) + ") OR b = 2", "b: 2::i64", "cols.b.absent_0"}, // too long to probe
 	} {
 		t.Run(tc.pred, func(t *testing.T) {
 			p, err := prune.Falsifier(compile(t, tc.pred), expr.ScopeOf(schema))
@@ -417,6 +419,30 @@ func TestBloomProbes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLongInListNotProbed: the values of an IN list longer than 64 are
+// not probed, and the falsifier is built once (no probe to build it for).
+func TestLongInListNotProbed(t *testing.T) {
+	p, err := prune.Falsifier(compile(t, "a IN ("+inList(65)+")"), expr.ScopeOf(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasProbes() || strings.Contains(p.Expr.String(), "absent") {
+		t.Errorf("a long IN list is probed: %s", p.Expr)
+	}
+	if !strings.Contains(p.Expr.String(), "cols.a.min > 65") {
+		t.Errorf("the bounds of a long IN list are lost: %s", p.Expr)
+	}
+}
+
+// inList is "1, 2, …, n".
+func inList(n int) string {
+	var vs []string
+	for i := 1; i <= n; i++ {
+		vs = append(vs, fmt.Sprint(i))
+	}
+	return strings.Join(vs, ", ")
 }
 
 // TestBloomSkips: a chunk whose bounds hold the value is skipped only when
