@@ -11,7 +11,10 @@ import (
 // Row-group pruning. Before a Parquet file is scanned, the filter's
 // falsifier (package prune) is evaluated over the statistics of every row
 // group at once, and the groups it proves hold no matching
-// row are left out of the scan; then its verifier, and the groups it proves
+// row are left out of the scan; then, over the groups left, with the
+// answers of their bloom filters (bloom.go) about the values of = and IN,
+// and those it now proves hold no matching row are left out too; then its
+// verifier, and the groups it proves
 // hold only matching rows are read without evaluating the filter. Pruning
 // only ever removes rows the filter would have removed, and keeps only rows
 // it would have kept: the output is the same with Options.NoPrune.
