@@ -50,7 +50,15 @@ func (w *walker) rule(c *expr.Call, args []arg) error {
 	case fn.CoerceConcat:
 		for _, a := range args {
 			if a.DType().IsList() {
-				return w.meet(c, args, all(len(args)), verbCombine)
+				// The lists meet; a null (of type null) stays as it is, as
+				// || takes it beside a list of any type.
+				var idx []int
+				for i, b := range args {
+					if !b.DType().IsNull() {
+						idx = append(idx, i)
+					}
+				}
+				return w.meet(c, args, idx, verbCombine)
 			}
 		}
 		for i := range args {
