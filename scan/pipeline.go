@@ -444,7 +444,19 @@ func (r *Reader) read(ctx context.Context, jobs chan<- batch) {
 				rec, err = nil, fmt.Errorf("%s: reading failed, the file may be corrupt: %v", name, v)
 			}
 		}()
-		return r.scan.Next()
+		if rec, err = r.scan.Next(); rec == nil || err != nil {
+			return rec, err
+		}
+		// A batch decoded from damaged bytes (an IPC body whose offsets
+		// decrease or point past its data, text that is not UTF-8) must not
+		// reach the slicing and the kernels, which trust Arrow's
+		// invariants. The full check reads the offsets and the text once;
+		// flat Parquet, decoded by pqread, does not come this way.
+		if verr := array.ValidateRecordFull(rec); verr != nil {
+			rec.Release()
+			return nil, fmt.Errorf("%s: the file is corrupt: %w", name, verr)
+		}
+		return rec, nil
 	}
 	for ctx.Err() == nil {
 		rec, err := next()
