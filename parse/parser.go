@@ -714,9 +714,9 @@ func (p *parser) index(x expr.Expr) (expr.Expr, error) {
 		hi = untypedNumber(last)
 	}
 	if step != nil {
-		return p.apply(open, "list_slice", x, lo, hi, step)
+		return p.apply(open, fn.IDListSlice, x, lo, hi, step)
 	}
-	return p.apply(open, "list_slice", x, lo, hi)
+	return p.apply(open, fn.IDListSlice, x, lo, hi)
 }
 
 // untypedNumber is the untyped literal of a number written as text.

@@ -527,7 +527,7 @@ func (p *parser) listLiteral() (expr.Expr, error) {
 	for i, e := range elems {
 		v, ok := literalValue(e)
 		if !ok {
-			return p.apply(open, "list_value", elems...)
+			return p.apply(open, fn.IDListValue, elems...)
 		}
 		values[i] = v
 	}

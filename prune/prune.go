@@ -402,14 +402,14 @@ func (b *builder) stat(x *expr.Bound, name string) *expr.Bound {
 	ref, _ := column(x)
 	if name != "null_count" {
 		for _, l := range ref.layers {
-			if l.decreasing {
-				name = map[string]string{"min": "max", "max": "min"}[name]
+			if l.decreasing && name == "min" {
+				name = "max"
+			} else if l.decreasing {
+				name = "min"
 			}
 		}
 	}
-	cols := must(expr.NewCall(fn.GetItem("cols"), b.root))
-	col := must(expr.NewCall(fn.GetItem(strings.Join(ref.path, ".")), cols))
-	s := must(expr.NewCall(fn.GetItem(name), col))
+	s := b.columnStat(Column{Path: ref.path}, name)
 	if name == "null_count" {
 		// A layer propagates nulls and adds none: a null row stays null.
 		return s
