@@ -11,7 +11,8 @@ import (
 // kept on the child fields); use ToArrowField to keep it.
 //
 // Utf8 and Binary map to Arrow's 32-bit-offset string and binary, List to
-// list, dates to date32, time(s|ms) to time32, time(us|ns) to time64.
+// list, dates to date32, time(s|ms) to time32, time(us|ns) to time64,
+// interval to month_day_nano_interval.
 func ToArrow(t DType) arrow.DataType {
 	switch t.kind {
 	case KindNull:
@@ -26,6 +27,8 @@ func ToArrow(t DType) arrow.DataType {
 		return arrow.BinaryTypes.String
 	case KindBinary:
 		return arrow.BinaryTypes.Binary
+	case KindInterval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	case KindList:
 		return arrow.ListOfField(ToArrowField("item", *t.elemPtr()))
 	case KindFixedSizeList:
@@ -77,7 +80,7 @@ func ToArrowSchema(t DType) (*arrow.Schema, error) {
 
 // FromArrow is the dtype of an Arrow data type, with the given top-level
 // nullability. Arrow types colexpr does not model (large strings, views,
-// unions, maps, dictionaries, intervals, durations, decimal256, …) give an
+// unions, maps, dictionaries, month and day-time intervals, durations, decimal256, …) give an
 // error naming the type, never a panic.
 func FromArrow(t arrow.DataType, nullable bool) (DType, error) {
 	if t == nil {
@@ -122,6 +125,8 @@ func FromArrow(t arrow.DataType, nullable bool) (DType, error) {
 		return Binary(nullable), nil
 	case arrow.DATE32:
 		return Date(nullable), nil
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return Interval(nullable), nil
 	case arrow.TIME32:
 		return Time(TimeUnit(t.(*arrow.Time32Type).Unit), nullable), nil
 	case arrow.TIME64:

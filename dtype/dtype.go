@@ -11,7 +11,7 @@
 //
 //	bool, i8 … i64, u8 … u64, f16, f32, f64, decimal(p,s), utf8, binary,
 //	date, time(unit), timestamp(unit[, 'tz']), list<T>, fixed_size_list<T, n>,
-//	struct<a: T, b: U>, null — with a trailing ? for nullable.
+//	struct<a: T, b: U>, interval, null — with a trailing ? for nullable.
 //
 // Parse also accepts the SQL names DuckDB users know (BIGINT, INTEGER, DOUBLE,
 // VARCHAR, BOOLEAN, …); see Parse for the full list.
@@ -19,6 +19,9 @@
 // Extension types model dates and times over integer storage, as Arrow does:
 // date is days since the epoch in i32; time(s|ms) is i32 and time(us|ns) is
 // i64 since midnight; timestamp(unit, tz) is i64 since the epoch.
+//
+// interval is a kind of its own: months (i32), days (i32) and nanoseconds
+// (i64), Arrow's month_day_nano interval. It meets only itself.
 //
 // Decimals hold up to 38 digits (Arrow's decimal128).
 package dtype
@@ -43,9 +46,10 @@ const (
 	KindList
 	KindFixedSizeList
 	KindExtension
+	KindInterval
 )
 
-var kindNames = [...]string{"null", "bool", "primitive", "decimal", "utf8", "binary", "struct", "list", "fixed_size_list", "extension"}
+var kindNames = [...]string{"null", "bool", "primitive", "decimal", "utf8", "binary", "struct", "list", "fixed_size_list", "extension", "interval"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -285,6 +289,12 @@ func Timestamp(unit TimeUnit, tz string, nullable bool) DType {
 	return t
 }
 
+// Interval is a span of calendar time, as DuckDB's INTERVAL: months, days
+// and nanoseconds, each counted separately (a month is not a fixed number
+// of days, nor a day of hours across a time-zone change), stored as Arrow's
+// month_day_nano interval.
+func Interval(nullable bool) DType { return DType{kind: KindInterval, nullable: nullable} }
+
 // Kind is the family of t.
 func (t DType) Kind() Kind { return t.kind }
 
@@ -349,7 +359,10 @@ func (t DType) IsStruct() bool { return t.kind == KindStruct }
 // IsList reports whether t is a List or a FixedSizeList.
 func (t DType) IsList() bool { return t.kind == KindList || t.kind == KindFixedSizeList }
 
-// IsTemporal reports whether t is date, time or timestamp.
+// IsInterval reports whether t is an Interval.
+func (t DType) IsInterval() bool { return t.kind == KindInterval }
+
+// IsTemporal reports whether t is date, time or timestamp (not interval).
 func (t DType) IsTemporal() bool { return t.kind == KindExtension }
 
 // Precision is the precision of a Decimal.
@@ -505,6 +518,8 @@ func (t DType) write(b *strings.Builder) {
 		b.WriteString("utf8")
 	case KindBinary:
 		b.WriteString("binary")
+	case KindInterval:
+		b.WriteString("interval")
 	case KindList:
 		b.WriteString("list<")
 		t.elemPtr().write(b)
@@ -586,7 +601,7 @@ var keywords = map[string]bool{
 	"and": true, "or": true, "not": true, "is": true, "null": true, "true": true, "false": true,
 	"in": true, "like": true, "ilike": true, "between": true, "case": true, "when": true,
 	"then": true, "else": true, "end": true, "cast": true, "try_cast": true, "as": true,
-	"distinct": true, "from": true, "date": true, "time": true, "timestamp": true,
+	"distinct": true, "from": true, "date": true, "time": true, "timestamp": true, "interval": true,
 }
 
 // ValidDecimal reports an error when precision and scale are not a valid

@@ -17,6 +17,7 @@ import (
 //	BLOB BYTEA VARBINARY → binary
 //	DECIMAL(p[,s]) NUMERIC(p[,s]) → decimal(p,s); bare DECIMAL is decimal(18,3) as in DuckDB
 //	TIMESTAMP → timestamp(us)   TIMESTAMPTZ → timestamp(us, 'UTC')   TIME → time(us)
+//	INTERVAL → interval
 //
 // Names are case-insensitive. A trailing ? marks the type nullable. Every
 // nested type is non-nullable unless marked, so `list<i32>?` is a nullable
@@ -122,7 +123,7 @@ var simpleTypes = map[string]DType{
 	"double": Primitive(F64, false), "float8": Primitive(F64, false),
 	"utf8": Utf8(false), "varchar": Utf8(false), "text": Utf8(false), "string": Utf8(false), "char": Utf8(false),
 	"binary": Binary(false), "blob": Binary(false), "bytea": Binary(false), "varbinary": Binary(false),
-	"date": Date(false), "timestamptz": Timestamp(Micro, "UTC", false),
+	"date": Date(false), "timestamptz": Timestamp(Micro, "UTC", false), "interval": Interval(false),
 }
 
 func (p *typeParser) parse(depth int) (DType, error) {

@@ -15,7 +15,7 @@ var canonical = []string{
 	"decimal(1,0)", "decimal(15,2)", "decimal(38,38)", "decimal(38,0)?",
 	"utf8", "utf8?", "binary", "binary?",
 	"date", "date?", "time(s)", "time(ms)", "time(us)", "time(ns)?",
-	"timestamp(s)", "timestamp(us)", "timestamp(ns)?",
+	"timestamp(s)", "timestamp(us)", "timestamp(ns)?", "interval", "interval?", "list<interval?>",
 	"timestamp(us, 'UTC')", "timestamp(ms, 'America/New_York')?", "timestamp(ns, 'it''s')", "timestamp(s, '+02:00')",
 	"list<i32>", "list<i32?>", "list<i32>?", "list<list<utf8?>?>", "list<null>",
 	"fixed_size_list<i32, 2>", "fixed_size_list<f32?, 0>?", "fixed_size_list<list<i8>, 3>",
@@ -57,7 +57,7 @@ func TestParseAliases(t *testing.T) {
 		{"TIMESTAMP", "timestamp(us)"}, {"TIMESTAMPTZ", "timestamp(us, 'UTC')"}, {"TIME", "time(us)"},
 		{"Timestamp(NS, UTC)", "timestamp(ns, 'UTC')"}, {"timestamp( ms , 'Europe/Paris' )", "timestamp(ms, 'Europe/Paris')"},
 		{"timestamp(us, '')", "timestamp(us)"},
-		{"DATE?", "date?"}, {"null?", "null"},
+		{"DATE?", "date?"}, {"null?", "null"}, {"INTERVAL", "interval"},
 		{"  list < i32 >? ", "list<i32>?"}, {"LIST<BIGINT?>", "list<i64?>"},
 		{"struct<A: INTEGER, \"b\": varchar?>", "struct<A: i32, b: utf8?>"},
 		{"FIXED_SIZE_LIST<DOUBLE, 4>", "fixed_size_list<f64, 4>"},
@@ -156,6 +156,8 @@ func TestEqualAndHash(t *testing.T) {
 		{"fixed_size_list<i8, 2>", "list<i8>", false, false},
 		{"utf8", "binary", false, false},
 		{"date", "i32", false, false},
+		{"interval", "interval?", false, true},
+		{"interval", "i64", false, false},
 	}
 	for _, p := range pairs {
 		a, b := mk(p.a), mk(p.b)

@@ -19,7 +19,8 @@ package dtype
 //   - lists, fixed-size lists and structs (with the same field names) meet
 //     element- and field-wise.
 //
-// Strings never meet numbers, and bool meets only bool.
+// Strings never meet numbers, bool meets only bool and interval only
+// interval.
 func Supertype(a, b DType) (DType, bool) {
 	nullable := a.nullable || b.nullable
 	if a.kind == KindNull {

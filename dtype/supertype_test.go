@@ -16,6 +16,9 @@ func TestSupertype(t *testing.T) {
 		{"utf8", "utf8", "utf8"},
 		{"bool", "bool?", "bool?"},
 		{"date", "date", "date"},
+		{"interval", "interval?", "interval?"},
+		{"interval", "i64", "-"},
+		{"interval", "date", "-"},
 		{"decimal(5,2)", "decimal(5,2)?", "decimal(5,2)?"},
 		// Null meets anything as that thing made nullable.
 		{"null", "null", "null"},
