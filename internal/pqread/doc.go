@@ -96,6 +96,24 @@
 // dictionary into such slices as well, which costs more than everything
 // else and keeps the garbage collector busy.
 //
+// # Reading some rows
+//
+// Options.RowRanges narrows row groups to ranges of their rows (a scan
+// that ruled out the other pages by the page index's statistics): the
+// batches then hold the rows of the ranges, cut at BatchSize rows and at
+// the end of each range, and every column is read at those rows, whatever
+// its page boundaries. Each column chunk's reader moves forward from row
+// to row: to a row in a later page it seeks, through the chunk's offset
+// index (arrow-go's ColumnChunkReader.SeekToRow and PageReader.
+// SeekToPageWithRow), so the pages in between are not read, nor
+// decompressed; within a page, the rows before it are decoded and dropped.
+// A chunk without an offset index, or one whose dictionary page arrow-go
+// could not find after a seek (the metadata has no dictionary page offset
+// and something comes before the first data page), and the chunks of an
+// encrypted file, are read through, dropping the rows between the ranges.
+// Chunks of row groups read in part are read from Source through a
+// buffer of 16 KiB rather than 128: about a page, not the pages after it.
+//
 // # Threads and memory
 //
 // Threads goroutines decode; a task is one column of one batch, so the

@@ -92,70 +92,80 @@ var errEnded = errors.New("the column chunk ends before its row group (the file 
 // the way.
 func (c *pageChunk) nextPage() error {
 	for c.pr.Next() {
-		var data []byte
-		var enc parquet.Encoding
-		switch p := c.pr.Page().(type) {
-		case *file.DictionaryPage:
-			if err := c.readDict(p); err != nil {
-				return err
-			}
-			continue
-		case *file.DataPageV1:
-			data, enc = p.Data(), parquet.Encoding(p.Encoding())
-			c.left = int(p.NumValues())
-			if c.maxDef > 0 {
-				if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
-					return fmt.Errorf("definition levels of encoding %s are not handled", p.DefinitionLevelEncoding())
-				}
-				if len(data) < 4 {
-					return errors.New("a data page too short for its definition levels")
-				}
-				n := int(binary.LittleEndian.Uint32(data))
-				if n < 0 || n > len(data)-4 {
-					return fmt.Errorf("definition levels of %d bytes in a page of %d", n, len(data))
-				}
-				c.defs.init(data[4:4+n], 1)
-				data = data[4+n:]
-			}
-		case *file.DataPageV2:
-			data, enc = p.Data(), parquet.Encoding(p.Encoding())
-			c.left = int(p.NumValues())
-			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
-			if rl < 0 || dl < 0 || rl+dl > len(data) {
-				return fmt.Errorf("levels of %d and %d bytes in a page of %d", rl, dl, len(data))
-			}
-			c.defs.init(data[rl:rl+dl], 1)
-			data = data[rl+dl:]
-		default:
-			continue // index pages and the like
+		_, data, err := c.load(c.pr.Page())
+		if err != nil {
+			return err
 		}
-		if c.left < 0 {
-			return fmt.Errorf("a data page of %d values", c.left)
+		if data {
+			return nil
 		}
-		switch enc {
-		case parquet.Encodings.Plain:
-			c.isIdx, c.plain = false, data
-		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
-			if c.dictBuf == nil {
-				return errors.New("a dictionary-encoded data page without a dictionary page before it")
-			}
-			if len(data) < 1 {
-				return errors.New("a dictionary-encoded data page without values")
-			}
-			if data[0] > 32 {
-				return fmt.Errorf("dictionary indices of %d bits", data[0])
-			}
-			c.isIdx = true
-			c.idx.init(data[1:], int(data[0]))
-		default:
-			return fmt.Errorf("values of encoding %s are not handled", enc)
-		}
-		return nil
 	}
 	if err := c.pr.Err(); err != nil {
 		return err
 	}
 	return errEnded
+}
+
+// load makes p the current page when it is a data page, and reports its
+// first row in the row group; a dictionary page is read, other pages
+// (indexes) are passed over.
+func (c *pageChunk) load(p file.Page) (first int64, data bool, err error) {
+	var buf []byte
+	var enc parquet.Encoding
+	switch p := p.(type) {
+	case *file.DictionaryPage:
+		return 0, false, c.readDict(p)
+	case *file.DataPageV1:
+		buf, enc, first = p.Data(), parquet.Encoding(p.Encoding()), p.FirstRowIndex()
+		c.left = int(p.NumValues())
+		if c.maxDef > 0 {
+			if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
+				return 0, false, fmt.Errorf("definition levels of encoding %s are not handled", p.DefinitionLevelEncoding())
+			}
+			if len(buf) < 4 {
+				return 0, false, errors.New("a data page too short for its definition levels")
+			}
+			n := int(binary.LittleEndian.Uint32(buf))
+			if n < 0 || n > len(buf)-4 {
+				return 0, false, fmt.Errorf("definition levels of %d bytes in a page of %d", n, len(buf))
+			}
+			c.defs.init(buf[4:4+n], 1)
+			buf = buf[4+n:]
+		}
+	case *file.DataPageV2:
+		buf, enc, first = p.Data(), parquet.Encoding(p.Encoding()), p.FirstRowIndex()
+		c.left = int(p.NumValues())
+		rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
+		if rl < 0 || dl < 0 || rl+dl > len(buf) {
+			return 0, false, fmt.Errorf("levels of %d and %d bytes in a page of %d", rl, dl, len(buf))
+		}
+		c.defs.init(buf[rl:rl+dl], 1)
+		buf = buf[rl+dl:]
+	default:
+		return 0, false, nil // index pages and the like
+	}
+	if c.left < 0 {
+		return 0, false, fmt.Errorf("a data page of %d values", c.left)
+	}
+	switch enc {
+	case parquet.Encodings.Plain:
+		c.isIdx, c.plain = false, buf
+	case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+		if c.dictBuf == nil {
+			return 0, false, errors.New("a dictionary-encoded data page without a dictionary page before it")
+		}
+		if len(buf) < 1 {
+			return 0, false, errors.New("a dictionary-encoded data page without values")
+		}
+		if buf[0] > 32 {
+			return 0, false, fmt.Errorf("dictionary indices of %d bits", buf[0])
+		}
+		c.isIdx = true
+		c.idx.init(buf[1:], int(buf[0]))
+	default:
+		return 0, false, fmt.Errorf("values of encoding %s are not handled", enc)
+	}
+	return first, true, nil
 }
 
 func (c *pageChunk) readDict(p *file.DictionaryPage) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/colexpr/colexpr/internal/recycle"
@@ -52,6 +53,15 @@ type Options struct {
 	// cheaper than after Next. An error of Process is returned by Next as
 	// it is, in file order, and stops the reader.
 	Process func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error)
+	// RowRanges, when set, narrows the row groups it has an entry for to
+	// some of their rows: ranges of rows of the row group, in order and
+	// disjoint (see RowRange). A row group without an entry is read whole;
+	// one with an empty list, not at all. Batches then hold rows of one
+	// range: a batch never spans two ranges, and its offset (Process)
+	// counts the rows read before it. The pages no range overlaps are not
+	// read when the column chunk has an offset index (see Page skipping in
+	// the package documentation).
+	RowRanges map[int][]RowRange
 }
 
 // minFlightRows is about the fewest rows a thread has in flight: with
@@ -61,6 +71,11 @@ const minFlightRows = 64 << 10
 // sourceBufferSize is the buffer a column chunk is read through from
 // Options.Source: a few pages at a time.
 const sourceBufferSize = 128 << 10
+
+// seekBufferSize is that buffer for a chunk whose reader seeks to the
+// pages of some rows (Options.RowRanges): about a page. A larger page is
+// read straight into its own buffer.
+const seekBufferSize = 16 << 10
 
 // ErrClosed is returned by Next after Close.
 var ErrClosed = errors.New("pqread: the reader is closed")
@@ -76,13 +91,16 @@ type Reader struct {
 	schema    *arrow.Schema
 	cols      []*column
 	groups    []int // the row groups to read, in order
+	ranges    map[int][]RowRange
 	batchSize int64
 	threads   int
 	inFlight  int // most batches dispatched and not yet returned
 	numRows   int64
 	process   func(arrow.RecordBatch, int64) (arrow.RecordBatch, error)
 	pool      *recycle.Allocator
-	ownPages  bool // pf is pqread's own: decode decimal pages with pageChunk
+	ownPages  bool         // pf is pqread's own: decode decimal pages with pageChunk
+	seekPF    *file.Reader // pf with a small buffer, for row groups read in part
+	encrypted bool         // pages are not sought: the decryptors count them
 
 	parent context.Context
 	ctx    context.Context // cancelled on a failure, at the end and on Close
@@ -108,6 +126,12 @@ type group struct {
 	rows    int64
 	nslices int
 	created int // batches dispatched so far
+	// starts and counts are each slice's first row in the row group and
+	// its row count: batchSize-row slices of the ranges read.
+	starts, counts []int64
+	// offsets returns the offset index of the row group, read once, for
+	// seeking to the pages of the ranges read; nil without ranges.
+	offsets func() (*metadata.RowGroupPageIndexReader, error)
 
 	mu      sync.Mutex // guards batches
 	batches []*batch   // by slice; nil once returned
@@ -125,6 +149,8 @@ type colState struct {
 	cr   file.ColumnChunkReader // opened by the first slice, closed after the last
 	pc   *pageChunk             // or this, when pqread decodes the pages itself
 	next int                    // the slice to decode next
+	pos  int64                  // the row of the row group it is at
+	locs []pageLoc              // the chunk's pages, for seeking; nil: skip by decoding
 	err  error                  // a failure: no further slice is decoded
 	hint float64                // binary data bytes per row, for the first allocation
 }
@@ -149,6 +175,7 @@ type batch struct {
 	pending atomic.Int32  // columns still to decode
 	done    chan struct{} // closed when pending reaches 0
 	offset  int64         // rows of the batches before it
+	first   int64         // its first row in the row group
 
 	// With Options.Process: its result, which takes the columns' place.
 	processed bool
@@ -222,7 +249,15 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 		if g < 0 || g >= pf.NumRowGroups() {
 			return nil, fmt.Errorf("pqread: row group %d is not in the file's %d", g, pf.NumRowGroups())
 		}
-		numRows += md.RowGroup(g).NumRows()
+		rows := md.RowGroup(g).NumRows()
+		if rr, ok := opt.RowRanges[g]; ok {
+			n, err := checkRanges(rr, rows)
+			if err != nil {
+				return nil, fmt.Errorf("pqread: the row ranges of row group %d: %w", g, err)
+			}
+			rows = n
+		}
+		numRows += rows
 	}
 	// Like pqarrow's FileReader.Schema, with the stored Arrow schema's metadata.
 	var meta *arrow.Metadata
@@ -237,6 +272,7 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 		schema:    arrow.NewSchema(afs, meta),
 		cols:      cols,
 		groups:    rowGroups,
+		ranges:    opt.RowRanges,
 		batchSize: int64(opt.BatchSize),
 		threads:   opt.Threads,
 		numRows:   numRows,
@@ -254,6 +290,7 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 	// one worker reads the chunks one at a time.
 	if encrypted {
 		r.threads = 1
+		r.encrypted = true
 	}
 	// 2×Threads batches in flight, or more when they are small and the
 	// columns few: those of a column chunk are decoded one after the
@@ -283,6 +320,16 @@ func NewReader(ctx context.Context, pf *file.Reader, manifest *pqarrow.SchemaMan
 		}
 		r.pf = own // not closed: that would close Source
 		r.ownPages = true
+		if len(opt.RowRanges) > 0 {
+			// The chunks of row groups read in part seek from page to
+			// page: a small buffer reads little beyond the pages wanted.
+			props := parquet.NewReaderProperties(r.pool)
+			props.BufferedStreamEnabled = true
+			props.BufferSize = seekBufferSize
+			if r.seekPF, err = file.NewParquetReader(opt.Source, file.WithReadProps(props), file.WithMetadata(md)); err != nil {
+				return nil, fmt.Errorf("pqread: %w", err)
+			}
+		}
 	}
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.tasks = make(chan task, r.inFlight*len(cols))
@@ -384,8 +431,7 @@ func (r *Reader) dispatch() {
 		}
 		k := g.created
 		g.created++
-		off := int64(k) * r.batchSize
-		b := &batch{g: g, slice: k, n: min(r.batchSize, g.rows-off), cols: make([]arrow.Array, len(r.cols)), done: make(chan struct{}), offset: r.dispatched}
+		b := &batch{g: g, slice: k, n: g.counts[k], first: g.starts[k], cols: make([]arrow.Array, len(r.cols)), done: make(chan struct{}), offset: r.dispatched}
 		r.dispatched += b.n
 		b.pending.Store(int32(len(r.cols)))
 		if len(r.cols) == 0 {
@@ -407,11 +453,27 @@ func (r *Reader) openGroup() *group {
 		idx := r.groups[r.nextGroup]
 		r.nextGroup++
 		rows := r.pf.MetaData().RowGroup(idx).NumRows()
-		if rows <= 0 {
+		ranges, narrowed := r.ranges[idx]
+		if !narrowed {
+			ranges = []RowRange{{0, rows}}
+		}
+		g := &group{index: idx, cols: make([]colState, len(r.cols))}
+		for _, rr := range ranges {
+			for at := rr.Start; at < rr.End; at += r.batchSize {
+				g.starts = append(g.starts, at)
+				g.counts = append(g.counts, min(r.batchSize, rr.End-at))
+				g.rows += min(r.batchSize, rr.End-at)
+			}
+		}
+		if g.rows <= 0 {
 			continue
 		}
-		n := int((rows + r.batchSize - 1) / r.batchSize)
-		g := &group{index: idx, rows: rows, nslices: n, batches: make([]*batch, n), cols: make([]colState, len(r.cols))}
+		g.nslices = len(g.starts)
+		g.batches = make([]*batch, g.nslices)
+		if narrowed {
+			pir := r.pf.GetPageIndexReader()
+			g.offsets = sync.OnceValues(func() (*metadata.RowGroupPageIndexReader, error) { return pir.RowGroup(idx) })
+		}
 		r.live = append(r.live, g)
 		return g
 	}
@@ -490,7 +552,7 @@ func (r *Reader) decodeNext(g *group, c int, cs *colState, sc *scratch) {
 // becomes an error.
 func (r *Reader) decode(g *group, c int, cs *colState, b *batch, sc *scratch) (a arrow.Array, err error) {
 	col := r.cols[c]
-	o := &sliceOut{pool: r.pool, n: int(b.n), first: int64(b.slice) * r.batchSize, maxDef: col.maxDef}
+	o := &sliceOut{pool: r.pool, n: int(b.n), first: b.first, maxDef: col.maxDef}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("decoding failed (the file may be corrupt): %v", p)
@@ -512,7 +574,11 @@ func (r *Reader) decode(g *group, c int, cs *colState, b *batch, sc *scratch) (a
 		}
 		// A RowGroupReader of its own: nothing is shared with the chunks
 		// other workers read but the file and its metadata.
-		rg := r.pf.RowGroup(g.index)
+		pf := r.pf
+		if g.offsets != nil && r.seekPF != nil {
+			pf = r.seekPF
+		}
+		rg := pf.RowGroup(g.index)
 		cm, err := rg.MetaData().ColumnChunk(col.leaf)
 		if err != nil {
 			return nil, err
@@ -533,8 +599,17 @@ func (r *Reader) decode(g *group, c int, cs *colState, b *batch, sc *scratch) (a
 				return nil, err
 			}
 		}
+		if g.offsets != nil && !r.encrypted {
+			cs.locs = chunkPages(g, col.leaf, cm)
+		}
 	}
-	return decodeSlice(col, cs.cr, cs.pc, o, sc, &cs.hint)
+	if err := cs.moveTo(b.first, sc); err != nil {
+		return nil, err
+	}
+	if a, err = decodeSlice(col, cs.cr, cs.pc, o, sc, &cs.hint); err == nil {
+		cs.pos += b.n
+	}
+	return a, err
 }
 
 // fail records err, which Next returns from now on, and stops.
