@@ -218,3 +218,22 @@ func ExampleOptimizer_Explain() {
 	//   before: a * 1::i32
 	//   after:  a
 }
+
+// Each event of a trace says where its node stood (Event.Path, the child
+// index at each level), and Replay rebuilds the tree after any number of
+// events: what a viewer needs to show every rewrite in place.
+func ExampleTrace_Replay() {
+	e, _ := parse.Parse("NOT (a * 1 > 5) OR p AND true")
+	b, _ := expr.Bind(e, expr.ScopeOf(exampleSchema))
+	out, tr, _ := optimize.New().Explain(b)
+	for i, ev := range tr.Events {
+		at, _ := tr.Replay(b, i+1)
+		fmt.Printf("%s at %v: %s\n", ev.Rule, ev.Path, at)
+	}
+	fmt.Println(out)
+	// Output:
+	// binary/mul_one at [0 0 0]: NOT a > 5 OR p AND true
+	// binary/not_compare at [0]: a <= 5 OR p AND true
+	// binary/and_true at [1]: a <= 5 OR p
+	// a <= 5 OR p
+}

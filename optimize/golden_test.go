@@ -215,6 +215,13 @@ func runGoldenCase(t *testing.T, o *optimize.Optimizer, path string, c goldenCas
 		}
 	}
 	checkSameResult(t, where, b, out)
+	// Replaying the trace at its paths rebuilds the result: the paths say
+	// where each rewrite happened.
+	if re, err := tr.Replay(b, len(tr.Events)); err != nil {
+		t.Errorf("%s: > %s: replaying the trace: %v", where, c.input, err)
+	} else if !re.Equal(out) {
+		t.Errorf("%s: > %s: the replayed trace gives %s, the run %s", where, c.input, re, out)
+	}
 	var s strings.Builder
 	s.WriteString(b.String() + "\n" + treeText(b))
 	s.WriteString("=>\n")

@@ -664,3 +664,39 @@ func TestLookupSeesTheScope(t *testing.T) {
 		t.Errorf("Lookup saw %v, want %v", seen, want)
 	}
 }
+
+// TestReplayErrors: a trace replayed over another tree, or for more events
+// than it has, is an error that says which event and why, never a panic.
+func TestReplayErrors(t *testing.T) {
+	sch := dtype.Struct([]dtype.Field{{Name: "a", Type: dtype.Primitive(dtype.I32, false)}}, false)
+	root := expr.NewRoot(sch)
+	a, _ := expr.NewCall(fn.GetItem("a"), root)
+	one := expr.NewLiteral(scalar.Int32(1))
+	mul, _ := expr.NewCall(fn.Mul, a, one)
+	neg, _ := expr.NewCall(fn.Neg, mul)
+	_, tr, err := optimize.New().Explain(neg)
+	if err != nil || len(tr.Events) != 1 || !slices.Equal(tr.Events[0].Path, []int{0}) {
+		t.Fatalf("trace of -(a * 1): %v, %v", tr, err)
+	}
+	for _, c := range []struct {
+		name string
+		top  *expr.Bound
+		n    int
+		want string
+	}{
+		{"too many events", neg, 2, "replay of 2 events of a trace of 1"},
+		{"negative count", neg, -1, "replay of -1 events"},
+		{"path leaves the tree", one, 1, "leaves the tree at level 0"},
+		{"another node at the path", mul, 1, "not the rule's input"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := tr.Replay(c.top, c.n)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Replay: %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+	if got, err := tr.Replay(neg, 0); err != nil || got != neg {
+		t.Errorf("Replay of no events: %v, %v; want the tree itself", got, err)
+	}
+}

@@ -361,6 +361,19 @@ func (r *run) hook(i int, before, after *expr.Bound, used int16) (use, stop bool
 
 func (r *run) record(e Event) {
 	if r.trace != nil {
+		e.Path = r.path()
 		r.trace.Events = append(r.trace.Events, e)
 	}
+}
+
+// path is the position of the node the rules are looking at: the frames
+// are its ancestors, each at the child it is working on (next has moved
+// past it). The node's own frame, if it had one, is popped before the
+// rules run.
+func (r *run) path() []int {
+	p := make([]int, len(r.frames))
+	for i, f := range r.frames {
+		p[i] = int(f.next) - 1
+	}
+	return p
 }
