@@ -15,6 +15,8 @@ import (
 	arrowscalar "github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/interval"
+	"github.com/colexpr/colexpr/internal/zeroed"
 )
 
 // holds reports whether the Arrow type at stores values of dtype t: it is
@@ -39,6 +41,8 @@ func holds(at arrow.DataType, t dtype.DType) bool {
 		return at.ID() == arrow.STRING
 	case dtype.KindBinary:
 		return at.ID() == arrow.BINARY
+	case dtype.KindInterval:
+		return at.ID() == arrow.INTERVAL_MONTH_DAY_NANO
 	case dtype.KindExtension:
 		switch t.ExtID() {
 		case dtype.ExtDate:
@@ -182,6 +186,8 @@ func fromArrayValue(arr arrow.Array, i int, t dtype.DType) (Scalar, error) {
 		v = int64(a.Value(i))
 	case *array.Timestamp:
 		v = int64(a.Value(i))
+	case *array.MonthDayNanoInterval:
+		v = a.Value(i)
 	case *array.List:
 		start, end := a.ValueOffsets(i)
 		elems, err := fromArrayRange(a.ListValues(), int(start), int(end), t.Elem())
@@ -293,6 +299,8 @@ func appendValue(b array.Builder, s Scalar) {
 		bb.Append(arrow.Time64(s.val.(int64)))
 	case *array.TimestampBuilder:
 		bb.Append(arrow.Timestamp(s.val.(int64)))
+	case *array.MonthDayNanoIntervalBuilder:
+		bb.Append(s.val.(interval.Value))
 	case *array.ListBuilder:
 		bb.Append(true)
 		appendElems(bb.ValueBuilder(), s.val.([]Scalar))
@@ -335,14 +343,14 @@ func MakeArray(mem memory.Allocator, s Scalar, n int) (arrow.Array, error) {
 	}
 	at := dtype.ToArrow(s.dt)
 	if s.IsNull() {
-		return array.MakeArrayOfNull(mem, at, n), nil
+		return zeroed.NullArray(mem, at, n), nil
 	}
 	switch t := s.dt; {
 	case t.IsBool():
 		return makeBoolArray(mem, at, s.val.(bool), n), nil
 	case t.IsUtf8() || t.IsBinary():
 		return makeBinaryArray(mem, at, s.val.(string), n)
-	case t.IsPrimitive() || t.IsDecimal() || t.IsTemporal():
+	case t.IsPrimitive() || t.IsDecimal() || t.IsTemporal() || t.IsInterval():
 		return makeFixedArray(mem, at, fixedBytes(s), n), nil
 	}
 	b := array.NewBuilder(mem, at)
@@ -358,6 +366,10 @@ func MakeArray(mem memory.Allocator, s Scalar, n int) (arrow.Array, error) {
 func fixedBytes(s Scalar) []byte {
 	t := s.dt
 	switch v := s.val.(type) {
+	case interval.Value:
+		out := binary.LittleEndian.AppendUint32(nil, uint32(v.Months))
+		out = binary.LittleEndian.AppendUint32(out, uint32(v.Days))
+		return binary.LittleEndian.AppendUint64(out, uint64(v.Nanoseconds))
 	case decimal128.Num:
 		out := make([]byte, 16)
 		binary.LittleEndian.PutUint64(out, v.LowBits())
@@ -503,6 +515,8 @@ func ToArrowScalar(s Scalar) (arrowscalar.Scalar, error) {
 		return arrowscalar.NewFloat64Scalar(v), nil
 	case decimal128.Num:
 		return arrowscalar.NewDecimal128Scalar(v, at), nil
+	case interval.Value:
+		return arrowscalar.NewMonthDayNanoIntervalScalar(v), nil
 	case string:
 		if t.IsUtf8() {
 			return arrowscalar.NewStringScalar(v), nil
@@ -593,6 +607,8 @@ func fromArrowScalarValue(sc arrowscalar.Scalar, t dtype.DType) (Scalar, error) 
 	case *arrowscalar.Timestamp:
 		v = int64(x.Value)
 	case *arrowscalar.Decimal128:
+		v = x.Value
+	case *arrowscalar.MonthDayNanoInterval:
 		v = x.Value
 	case *arrowscalar.String:
 		v = bufferString(x.Value)

@@ -1,6 +1,7 @@
 package scalar
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/internal/interval"
 )
 
 // Cast converts s to the dtype to. The result has dtype exactly to (the
@@ -31,6 +33,7 @@ import (
 //     shortest text that reads back exactly: 0.1, 2.0, 1e+20, 1.5e-07, NaN,
 //     Infinity, -Infinity), true/false, dates 1995-01-01, times 12:00:00.5,
 //     timestamps 1995-01-01 12:00:00.123 (zoned ones end in +00, as UTC),
+//     intervals as DuckDB writes them (1 year 2 months 3 days 04:05:06),
 //     binary as its bytes when they are valid UTF-8 (an error otherwise).
 //   - utf8 → bool, numbers, decimals, temporal types and binary, by parsing
 //     the text, as DuckDB does: bool from exactly true, t, yes, y, 1 or
@@ -41,8 +44,10 @@ import (
 //     type accepts a minus sign only in -0 (so '-0.01' fails, though it
 //     rounds to 0); floats from a decimal number or NaN, Inf, Infinity
 //     (any case, with a sign); dates, times and timestamps as the package
-//     doc describes (Dates and times as text, Time zones); binary takes the
-//     string's bytes.
+//     doc describes (Dates and times as text, Time zones); intervals as
+//     DuckDB reads them ('3 days', '1 year 2 months 04:05:06', '-1.5
+//     hours', '2 weeks ago'; see Intervals in the package doc); binary takes
+//     the string's bytes.
 //   - date ↔ timestamp (a date is midnight UTC; a timestamp's date is the
 //     UTC day, rounding toward the past); timestamp → timestamp and time →
 //     time change the unit (a finer unit is checked for overflow, a coarser
@@ -127,7 +132,7 @@ func CanCast(from, to dtype.DType) bool {
 	case to.IsUtf8():
 		return !from.IsStruct() && !from.IsList()
 	case from.IsUtf8():
-		return numberish(to) || to.IsTemporal() || to.IsBinary()
+		return numberish(to) || to.IsTemporal() || to.IsBinary() || to.IsInterval()
 	case from.IsTemporal() && to.IsTemporal():
 		f, t := from.ExtID(), to.ExtID()
 		return f == t || (f == dtype.ExtDate && t == dtype.ExtTimestamp) || (f == dtype.ExtTimestamp && t == dtype.ExtDate)
@@ -378,6 +383,8 @@ func toText(s Scalar) (string, *castFail) {
 			return "", fail("the bytes are not valid UTF-8")
 		}
 		return v, nil
+	case interval.Value:
+		return interval.Format(v), nil
 	case int64:
 		if !t.IsTemporal() {
 			return strconv.FormatInt(v, 10), nil
@@ -408,6 +415,15 @@ func parseText(text string, to dtype.DType) (Scalar, *castFail) {
 			return Scalar{}, fail("not a boolean (true, false, t, f, yes, no, y, n, 1 or 0, without white space)")
 		}
 		v = b
+	case to.IsInterval():
+		iv, err := interval.Parse(text)
+		switch {
+		case errors.Is(err, interval.ErrRange):
+			return Scalar{}, overflow("an interval's months and days are i32, its time at most 2562047 hours")
+		case err != nil:
+			return Scalar{}, fail("not an interval (such as '1 year 2 months 3 days 04:05:06', '3 days' or '-1.5 hours')")
+		}
+		v = iv
 	case to.IsTemporal():
 		var (
 			n        int64

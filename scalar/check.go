@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/interval"
 )
 
 // errorf makes an error of this package: a message prefixed with "scalar: ".
@@ -64,6 +65,10 @@ func conformValue(t dtype.DType, v any) (any, error) {
 		}
 		if err := checkTemporal(t, n); err != nil {
 			return nil, err
+		}
+	case dtype.KindInterval:
+		if _, ok := v.(interval.Value); !ok {
+			return nil, wrongGoType(t, v, "arrow.MonthDayNanoInterval")
 		}
 	case dtype.KindStruct:
 		vals, ok := v.([]Scalar)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/colexpr/colexpr/internal/interval"
 )
 
 // Identical reports whether s and o have the same dtype (nullability
@@ -33,7 +35,7 @@ func identicalValue(a, b any) bool {
 			}
 		}
 		return true
-	case bool, int64, uint64, string, decimal128.Num:
+	case bool, int64, uint64, string, decimal128.Num, interval.Value:
 		return a == b
 	}
 	return false
@@ -82,6 +84,10 @@ func (h *hasher) value(v any) {
 		h.word(6)
 		h.word(uint64(x.HighBits()))
 		h.word(x.LowBits())
+	case interval.Value:
+		h.word(8)
+		h.word(uint64(uint32(x.Months))<<32 | uint64(uint32(x.Days)))
+		h.word(uint64(x.Nanoseconds))
 	case []Scalar:
 		h.word(7)
 		h.word(uint64(len(x)))
@@ -95,7 +101,9 @@ func (h *hasher) value(v any) {
 // returns -1, 0 or +1 as a is less than, equal to or greater than b.
 //
 // Numbers and decimals compare by value, bools false before true, utf8 and
-// binary bytewise, dates, times and timestamps by their storage value.
+// binary bytewise, dates, times and timestamps by their storage value,
+// intervals by the span they cover as DuckDB orders them (a month is 30
+// days, a day 24 hours: INTERVAL 1 MONTH equals INTERVAL 30 DAY).
 // Floats follow a total order: -0.0 equals 0.0, NaN equals NaN and sorts
 // after every other value. Structs compare field by field and lists element
 // by element, a proper prefix first; a null nested value sorts after every
@@ -144,6 +152,8 @@ func compareValues(a, b any) int {
 		return strings.Compare(x, b.(string))
 	case decimal128.Num:
 		return x.Cmp(b.(decimal128.Num))
+	case interval.Value:
+		return interval.Compare(x, b.(interval.Value))
 	case []Scalar:
 		y := b.([]Scalar)
 		for i := 0; i < min(len(x), len(y)); i++ {

@@ -14,6 +14,7 @@
 //	Utf8                          string (valid UTF-8)
 //	Binary                        string (the bytes, immutable)
 //	date, time, timestamp         int64 (the storage value: days or ticks)
+//	interval                      arrow.MonthDayNanoInterval (months, days, nanoseconds)
 //	Struct                        []Scalar, one per field
 //	List, FixedSizeList           []Scalar, one per element
 //
@@ -35,7 +36,8 @@
 //
 // Compare orders two non-null values of one type (nullability ignored):
 // numbers and decimals by value, false before true, strings and binaries
-// bytewise, dates, times and timestamps by their storage value. Floats are
+// bytewise, dates, times and timestamps by their storage value, intervals
+// by their span (see Intervals). Floats are
 // totally ordered as in DuckDB: -0.0 equals 0.0, and NaN equals NaN and sorts
 // after every other value (+Inf included). Structs compare field by field and
 // lists element by element (a proper prefix sorts first); inside them a null
@@ -55,6 +57,7 @@
 //	          | 'x' quote hexpairs quote      natural type binary, lower-case hex
 //	          | 'DATE' string                 natural type date
 //	          | 'TIMESTAMP' string            natural type timestamp(us)
+//	          | 'INTERVAL' string             natural type interval
 //	          | '[' [ literal { ', ' literal } ] ']'
 //	          | '{' [ string ': ' literal { ', ' string ': ' literal } ] '}'
 //	number   := [ '-' ] digits [ '.' digits ] [ 'e' ( '+' | '-' ) digits ]
@@ -82,6 +85,7 @@
 //	'1995-01-01 12:00:00.123456789'::timestamp(ns)
 //	'1995-01-01 12:00:00+00'::timestamp(us, 'UTC')
 //	'12:00:00.5'::time(ms)
+//	INTERVAL '1 year 2 months 3 days 04:05:06'   INTERVAL '-1 day'::interval?
 //	[1::i32, 2::i32]              list<i32>, the natural type of its elements
 //	[1::i32?, null::i32?]         list<i32?>
 //	[]::list<utf8>   [1::i32]::list<i32>?   [1::i32, 2::i32]::fixed_size_list<i32, 2>
@@ -125,6 +129,22 @@
 // time, HH:MM without seconds, and any number of fraction digits: digits
 // finer than the unit are dropped (which rounds toward the past). A
 // timestamp may end in Z, UTC or an offset ±HH, ±HH:MM or ±HHMM.
+//
+// # Intervals
+//
+// An interval counts months, days and nanoseconds apart, as DuckDB's
+// INTERVAL does (Arrow's month_day_nano). Its text is DuckDB's: Cast to
+// utf8 writes `1 year 2 months 3 days 04:05:06.5` (00:00:00 for the zero
+// interval), and the cast from utf8 reads that and DuckDB's other forms:
+// quantities with units and DuckDB's abbreviations ('3 days', '1.5 hours',
+// '2 y 3 mons', '10 ms'), a trailing time ('1 day -02:00'), a leading @
+// and a trailing ago. A fraction carries into the smaller fields (1.5
+// months is 1 month 15 days); the time is kept to the microsecond, as
+// DuckDB keeps it. The time of an interval holds ±2562047 hours in
+// nanoseconds (DuckDB's microseconds hold a thousand times more); beyond
+// that the cast fails with errs.ErrOverflow. Compare orders intervals by
+// the span they cover, a month taken as 30 days and a day as 24 hours, as
+// DuckDB compares them.
 //
 // # Time zones
 //

@@ -62,6 +62,7 @@ func ExampleCast() {
 	show(scalar.String(" 1995-01-01 12:00:00+02 "), "timestamp") // to UTC
 	show(scalar.Int32(300), "i8")
 	show(scalar.String("abc"), "f64")
+	show(scalar.String("1.5 days ago"), "interval") // DuckDB's interval text
 	// Output:
 	// 2::i32
 	// 3::i32
@@ -70,6 +71,7 @@ func ExampleCast() {
 	// TIMESTAMP '1995-01-01 10:00:00'
 	// scalar: cannot cast 300::i32 to i8: out of range | overflow: true
 	// scalar: cannot cast 'abc' to f64: not a number | overflow: false
+	// INTERVAL '-1 day -12:00:00'
 }
 
 func ExampleTryCast() {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/colexpr/colexpr/dtype"
@@ -132,6 +133,12 @@ func (r *sqlReader) base() (scalar.Scalar, error) {
 			return scalar.Scalar{}, err
 		}
 		return scalar.Cast(scalar.String(s), dtype.Timestamp(dtype.Micro, "", false))
+	case r.eat("INTERVAL "):
+		s, err := r.str()
+		if err != nil {
+			return scalar.Scalar{}, err
+		}
+		return scalar.Cast(scalar.String(s), dtype.Interval(false))
 	case r.eat("x'"):
 		end := strings.IndexByte(r.rest(), '\'')
 		if end < 0 {
@@ -217,8 +224,8 @@ var fieldNames = []string{"a", "b", "b c", "select", `x"y`, "null", "é"}
 
 func randDType(r *rand.Rand, depth int) dtype.DType {
 	nullable := r.IntN(3) == 0
-	k := r.IntN(14)
-	if depth >= 3 && k >= 11 {
+	k := r.IntN(15)
+	if depth >= 3 && k >= 11 && k < 14 {
 		k = r.IntN(11)
 	}
 	switch k {
@@ -247,6 +254,8 @@ func randDType(r *rand.Rand, depth int) dtype.DType {
 		return dtype.List(randDType(r, depth+1), nullable)
 	case 12:
 		return dtype.FixedSizeList(randDType(r, depth+1), r.IntN(4), nullable)
+	case 14:
+		return dtype.Interval(nullable)
 	default:
 		n := r.IntN(4)
 		perm := r.Perm(len(fieldNames))
@@ -320,6 +329,11 @@ func randValue(r *rand.Rand, t dtype.DType) any {
 			}
 			return (r.Int64N(4e9) - 2e9) * t.Unit().PerSecond() / [...]int64{1, 1, 1000, 1000}[r.IntN(4)]
 		}
+	case dtype.KindInterval:
+		if r.IntN(4) == 0 {
+			return arrow.MonthDayNanoInterval{Months: int32(r.Uint32()), Days: int32(r.Uint32()), Nanoseconds: int64(r.Uint64())}
+		}
+		return arrow.MonthDayNanoInterval{Months: int32(r.IntN(50) - 25), Days: int32(r.IntN(80) - 40), Nanoseconds: r.Int64N(2e14) - 1e14}
 	case dtype.KindList, dtype.KindFixedSizeList:
 		n := r.IntN(4)
 		if t.Kind() == dtype.KindFixedSizeList {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/interval"
 )
 
 // SQL is s as a literal of the expression syntax, which the colexpr parser
@@ -114,6 +115,10 @@ func (s Scalar) writeBase(b *strings.Builder) (natural dtype.DType, ok bool) {
 	case dtype.KindUtf8:
 		b.WriteString(dtype.QuoteString(s.val.(string)))
 		return dtype.Utf8(false), true
+	case dtype.KindInterval:
+		b.WriteString("INTERVAL ")
+		b.WriteString(dtype.QuoteString(interval.Format(s.val.(interval.Value))))
+		return dtype.Interval(false), true
 	case dtype.KindBinary:
 		b.WriteString("x'")
 		b.WriteString(hex.EncodeToString([]byte(s.val.(string))))

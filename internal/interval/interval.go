@@ -23,7 +23,9 @@
 // A number alone is seconds. A fraction carries into the smaller fields as
 // DuckDB's does: 1.5 months is 1 month 15 days, 1.5 days 1 day 12:00:00;
 // the fraction of a year or a larger unit is rounded to whole months
-// (1.1 years is 1 year 1 month); times are rounded to the microsecond.
+// (1.1 years is 1 year 1 month). Times are kept to the nanosecond, where
+// DuckDB keeps microseconds: '0.0000005 seconds' is 500 nanoseconds here,
+// 1 microsecond in DuckDB, and '00:00:00.1234567' keeps its 7 digits.
 package interval
 
 import (
@@ -307,12 +309,18 @@ func Parse(text string) (Value, error) {
 		}
 		i = j
 		if i < len(s) && s[i] == ':' {
-			ns, next, ok := parseTime(s, i, n)
+			mag, next, ok := parseTime(s, i, n)
 			if !ok {
 				return Value{}, ErrSyntax
 			}
-			if neg {
-				ns = -ns
+			var ns int64
+			switch {
+			case neg && mag <= 1<<63:
+				ns = int64(-mag) // two's complement: -2^63 too
+			case !neg && mag < 1<<63:
+				ns = int64(mag)
+			default:
+				return Value{}, ErrRange
 			}
 			a.add(&a.nanos, ns)
 			i, timeDone = next, true
@@ -375,22 +383,22 @@ func (a *acc) quantity(n int64, frac string, u unit) (months, days, nanos int64)
 			return months + fracOf(frac, u.months, true), 0, 0 // whole months only
 		}
 		// The fraction in microseconds of a 30-day month, then split.
-		micros := fracOf(frac, u.months*DaysPerMonth*(NanosPerDay/NanosPerMicro), true)
-		months += micros / (DaysPerMonth * (NanosPerDay / NanosPerMicro))
-		micros %= DaysPerMonth * (NanosPerDay / NanosPerMicro)
-		return months, micros / (NanosPerDay / NanosPerMicro), micros % (NanosPerDay / NanosPerMicro) * NanosPerMicro
+		ns := fracOf(frac, u.months*NanosPerMonth, true)
+		months += ns / NanosPerMonth
+		ns %= NanosPerMonth
+		return months, ns / NanosPerDay, ns % NanosPerDay
 	case u.days != 0:
 		days = a.mul(n, u.days)
-		micros := fracOf(frac, u.days*(NanosPerDay/NanosPerMicro), true)
-		return 0, days + micros/(NanosPerDay/NanosPerMicro), micros % (NanosPerDay / NanosPerMicro) * NanosPerMicro
+		ns := fracOf(frac, u.days*NanosPerDay, true)
+		return 0, days + ns/NanosPerDay, ns % NanosPerDay
 	}
-	// A microsecond's fraction is dropped, as DuckDB's is (2.5 us is 2 us).
-	return 0, 0, a.mul(n, u.nanos) + fracOf(frac, u.nanos/NanosPerMicro, u.nanos > NanosPerMicro)*NanosPerMicro
+	return 0, 0, a.mul(n, u.nanos) + fracOf(frac, u.nanos, true)
 }
 
 // parseTime reads the rest of h:mm[:ss[.fraction]] from s[i] (the colon
-// after the hours h) and returns its nanoseconds and the offset after it.
-func parseTime(s string, i int, h int64) (ns int64, next int, ok bool) {
+// after the hours h) and returns its nanoseconds (saturated at 2^64-1) and
+// the offset after it.
+func parseTime(s string, i int, h int64) (ns uint64, next int, ok bool) {
 	two := func(i int) (int64, bool) {
 		j := i
 		for j < len(s) && isDigit(s[j]) {
@@ -419,17 +427,19 @@ func parseTime(s string, i int, h int64) (ns int64, next int, ok bool) {
 				j++
 			}
 			digits := s[i+1 : j]
-			if len(digits) > 6 {
-				digits = digits[:6] // DuckDB keeps microseconds, truncated
+			if len(digits) > 9 {
+				digits = digits[:9] // below a nanosecond
 			}
-			fracNs = fracOf(digits, 1e6, false) * NanosPerMicro
+			fracNs = fracOf(digits, NanosPerSecond, false)
 			i = j
 		}
 	}
-	if h > (1<<63-1)/NanosPerHour-1 {
-		return 0, 0, false
+	hi, lo := bits.Mul64(uint64(h), uint64(NanosPerHour))
+	lo, c := bits.Add64(lo, uint64(m*NanosPerMinute+sec*NanosPerSecond+fracNs), 0)
+	if hi+c != 0 {
+		return 1<<64 - 1, i, true
 	}
-	return h*NanosPerHour + m*NanosPerMinute + sec*NanosPerSecond + fracNs, i, true
+	return lo, i, true
 }
 
 func digitsAt(s string, i int) int {

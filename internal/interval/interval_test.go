@@ -21,6 +21,16 @@ func TestParseFormatDuckDB(t *testing.T) {
 	// The time of an Arrow month_day_nano interval is in nanoseconds, so
 	// it holds 1000 times less than DuckDB's microseconds: ±2562047 hours.
 	beyondNanos := map[string]bool{"1 hour 2147483647 hours": true, "9223372036854775807 microseconds": true, "300000000 hours": true}
+	// Times are kept to the nanosecond (DuckDB rounds or truncates them to
+	// the microsecond).
+	nanos := map[string]string{
+		"1 day 2:03:04.123456789": "1 day 02:03:04.123456789",
+		"0.0000005 seconds":       "00:00:00.0000005",
+		"01:02:03.1234567":        "01:02:03.1234567",
+		"1.0000001 seconds":       "00:00:01.0000001",
+		"1.9999999 seconds":       "00:00:01.9999999",
+		"2.5 us":                  "00:00:00.0000025",
+	}
 	sc := bufio.NewScanner(f)
 	cases := 0
 	for sc.Scan() {
@@ -43,6 +53,9 @@ func TestParseFormatDuckDB(t *testing.T) {
 				t.Errorf("Parse(%q) = %s, %v; want ErrRange (beyond nanoseconds)", in, got, err)
 			}
 			continue
+		}
+		if w, ok := nanos[in]; ok {
+			want = w
 		}
 		if got != want {
 			t.Errorf("Parse(%q) = %s (%v), DuckDB gives %s", in, got, err, want)
