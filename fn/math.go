@@ -161,6 +161,20 @@ const (
 	MathLog2
 	MathLog // log10(x) with one argument, ln(x)/ln(b) with two
 	MathPower
+	// The trigonometric and hyperbolic functions (math_trig.go).
+	MathSin
+	MathCos
+	MathTan
+	MathAsin
+	MathAcos
+	MathAtan
+	MathAtan2 // atan2(y, x)
+	MathSinh
+	MathCosh
+	MathTanh
+	MathAsinh
+	MathAcosh
+	MathAtanh
 )
 
 // BitOp is a bitwise operator.
@@ -330,7 +344,7 @@ func (m floatMath) Op() MathOp { return m.op }
 
 func (m floatMath) Arity() Arity {
 	switch m.op {
-	case MathPower:
+	case MathPower, MathAtan2:
 		return Exactly(2)
 	case MathLog:
 		return Arity{1, 2}

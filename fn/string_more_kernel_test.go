@@ -38,6 +38,13 @@ func TestStringMoreKernels(t *testing.T) {
 		{name: "ascii", f: fn.ASCII, args: []vkArg{s}, want: `[32, null, 26085, 0]`},
 		{name: "chr", f: fn.Chr, args: []vkArg{vkCol("i32", `[65, 26085]`)}, want: `["A", "日"]`},
 		{name: "chr invalid", f: fn.Chr, args: []vkArg{vkCol("i32", `[65, -1]`)}, wantErr: errs.ErrInvalidArgument, errRow: 1},
+		// A null count is a null result (found by Substrait's conformance
+		// cases: the count's null scalar failed to read).
+		{name: "left null count", f: fn.Left, args: []vkArg{s, vkLit("i32?", `null`)}, want: `[null, null, null, null]`},
+		{name: "right null count", f: fn.Right, args: []vkArg{s, vkLit("i32?", `null`)}, want: `[null, null, null, null]`},
+		{name: "repeat null count", f: fn.Repeat, args: []vkArg{s, vkLit("i64?", `null`)}, want: `[null, null, null, null]`},
+		{name: "lpad null count", f: fn.LPad, args: []vkArg{s, vkLit("i64?", `null`), vkLit("utf8", `"*"`)}, want: `[null, null, null, null]`},
+		{name: "split_part null index", f: fn.SplitPart, args: []vkArg{s, vkLit("utf8", `","`), vkLit("i64?", `null`)}, want: `[null, null, null, null]`},
 		{name: "left too far", f: fn.Left, args: []vkArg{vkCol("utf8", `["a"]`), vkLit("i64", `5000000000`)}, wantErr: errs.ErrOverflow},
 		{name: "lpad empty pad", f: fn.LPad, args: []vkArg{vkCol("utf8", `["a"]`), vkLit("i64", `3`), vkLit("utf8", `""`)}, wantErr: errs.ErrInvalidArgument},
 		{name: "format", f: fn.Format, args: []vkArg{vkLit("utf8", `"{}={:.1f}"`), s, vkCol("f64", `[1.25, 2, 3, 4]`)}, want: `["  Hello =1.2", null, "日本語=3.0", "=4.0"]`},

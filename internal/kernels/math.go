@@ -2,7 +2,7 @@ package kernels
 
 // The numeric functions: rounding (round, trunc, floor, ceil, with or
 // without a number of decimal places), the f64 functions (sqrt, cbrt, exp,
-// ln, log10, log2, log, power), sign, and the bitwise operators. The results
+// ln, log10, log2, log, power, the trigonometric and hyperbolic ones), sign, and the bitwise operators. The results
 // are DuckDB's; package fn's doc (math.go) lists the types.
 //
 // Floats follow IEEE 754 and never fail: sqrt(-1) is NaN, ln(0) is -Inf.
@@ -57,7 +57,30 @@ const (
 	MathLog2
 	MathLog   // log10(x); with two arguments ln(x) / ln(b)
 	MathPower // x^y
+	MathSin
+	MathCos
+	MathTan
+	MathAsin
+	MathAcos
+	MathAtan
+	MathAtan2 // atan2(y, x)
+	MathSinh
+	MathCosh
+	MathTanh
+	MathAsinh
+	MathAcosh
+	MathAtanh
 )
+
+// trig are Go's math package's trigonometric and hyperbolic functions, by
+// MathOp: IEEE results (NaN outside the domain, as DuckDB's C library
+// gives them).
+var trig = map[MathOp]func(float64) float64{
+	MathSin: math.Sin, MathCos: math.Cos, MathTan: math.Tan,
+	MathAsin: math.Asin, MathAcos: math.Acos, MathAtan: math.Atan,
+	MathSinh: math.Sinh, MathCosh: math.Cosh, MathTanh: math.Tanh,
+	MathAsinh: math.Asinh, MathAcosh: math.Acosh, MathAtanh: math.Atanh,
+}
 
 // BitOp is a bitwise operator (the order of fn.BitOp).
 type BitOp uint8
@@ -139,6 +162,11 @@ func FloatMath(mem memory.Allocator, op MathOp, x datum.Datum, ret dtype.DType) 
 			for i, v := range src {
 				dst[i] = Log2(v)
 			}
+		default:
+			f := trig[op]
+			for i, v := range src {
+				dst[i] = f(v)
+			}
 		}
 	})
 }
@@ -155,8 +183,10 @@ func mathOne(op MathOp, v float64) float64 {
 		return Ln(v)
 	case MathLog2:
 		return Log2(v)
+	case MathLog10, MathLog:
+		return Log10(v)
 	}
-	return Log10(v)
+	return trig[op](v)
 }
 
 // FloatMath2 computes a two-argument f64 function: power(x, y), or
@@ -168,8 +198,11 @@ func FloatMath2(mem memory.Allocator, op MathOp, l, r datum.Datum, ret dtype.DTy
 	}
 	a, b := FixedOf[float64](l), FixedOf[float64](r)
 	one := math.Pow
-	if op == MathLog {
+	switch op {
+	case MathLog:
 		one = func(base, x float64) float64 { return Log10(x) / Log10(base) }
+	case MathAtan2:
+		one = math.Atan2
 	}
 	if a.IsScalar && b.IsScalar {
 		d, _ := scalarResult(ret, one(a.Scalar, b.Scalar), n)
@@ -177,11 +210,16 @@ func FloatMath2(mem memory.Allocator, op MathOp, l, r datum.Datum, ret dtype.DTy
 	}
 	validity, nulls := AndBitmaps(mem, n, a.Valid, b.Valid)
 	values, dst := newValues[float64](mem, n)
-	if op == MathLog {
+	switch op {
+	case MathLog:
 		for i := range dst {
 			dst[i] = Log10(b.At(i)) / Log10(a.At(i))
 		}
-	} else {
+	case MathAtan2:
+		for i := range dst {
+			dst[i] = math.Atan2(a.At(i), b.At(i))
+		}
+	default:
 		for i := range dst {
 			dst[i] = math.Pow(a.At(i), b.At(i))
 		}

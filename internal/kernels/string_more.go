@@ -199,6 +199,10 @@ func runeOffsetFromEnd(s []byte, k int64) int {
 // characters of s; a negative n drops the last (first) -n characters
 // instead. DuckDB rejects a count of left above 2^32-1 (errs.ErrOverflow).
 func LeftRight(mem memory.Allocator, args []datum.Datum, right bool, ret dtype.DType) (datum.Datum, error) {
+	if anyNullScalar(args) {
+		// A null count is a null result; it has no value to read.
+		return nullResult(ret, args[0].Len()), nil
+	}
 	s, err := newStrArg(args[0])
 	if err != nil {
 		return datum.Datum{}, err
@@ -369,6 +373,10 @@ func hangulJoins(prev, r rune) bool {
 // Repeat is repeat(s, n): s n times (empty for n <= 0). A result beyond
 // 2 GiB is an error (errs.ErrOverflow).
 func Repeat(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if anyNullScalar(args) {
+		// A null count is a null result; it has no value to read.
+		return nullResult(ret, args[0].Len()), nil
+	}
 	s, err := newStrArg(args[0])
 	if err != nil {
 		return datum.Datum{}, err
@@ -401,6 +409,10 @@ func Repeat(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Da
 // (right) with pad repeated. n <= 0 gives ”; an empty pad that has to fill
 // is an error (errs.ErrInvalidArgument), as in DuckDB.
 func Pad(mem memory.Allocator, args []datum.Datum, right bool, ret dtype.DType) (datum.Datum, error) {
+	if anyNullScalar(args) {
+		// A null count is a null result; it has no value to read.
+		return nullResult(ret, args[0].Len()), nil
+	}
 	s, err := newStrArg(args[0])
 	if err != nil {
 		return datum.Datum{}, err
@@ -504,6 +516,10 @@ func fieldCount(s, sep []byte) int64 {
 // a negative k counting from the last (-1); ” when there is no field k
 // (k = 0 included). An empty sep splits s into its characters.
 func SplitPart(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if anyNullScalar(args) {
+		// A null count is a null result; it has no value to read.
+		return nullResult(ret, args[0].Len()), nil
+	}
 	s, err := newStrArg(args[0])
 	if err != nil {
 		return datum.Datum{}, err
