@@ -73,7 +73,7 @@ var exports = map[string]exportSpec{
 	fn.IDContains:     plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
 	fn.IDConcat:       overload(urnString, "str", option("null_handling", "IGNORE_NULLS")),
 	fn.IDStringConcat: overload(urnString, "str", option("null_handling", "RETURN_NULL")),
-	fn.IDSubstring:    plain(urnString, option("negative_start", "LEFT_OF_BEGINNING")),
+	fn.IDSubstring:    plain(urnString, option("negative_start", "WRAP_FROM_END")),
 
 	fn.IDListLength:    plain(urnList),
 	fn.IDListTransform: plain(urnList),
@@ -210,7 +210,6 @@ func init() {
 		allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS", "RETURN_NULL"}}),
 		build:   importConcat,
 	}
-	imports[extensions.ID{URN: urnString, Name: "substring"}] = importSpec{allowed: allow(map[string][]string{"negative_start": {"LEFT_OF_BEGINNING"}}), build: call(fn.Substring)}
 	imports[extensions.ID{URN: urnString, Name: "like"}] = importSpec{
 		allowed: allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE", "CASE_INSENSITIVE"}}),
 		build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {

@@ -1,10 +1,16 @@
 package substrait
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/substrait-io/substrait-go/v8/extensions"
 	"github.com/substrait-io/substrait-go/v8/types"
 
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 // The numeric functions (fn/math.go) that Substrait's standard extensions
@@ -24,6 +30,12 @@ func init() {
 	tieEven := option("rounding", "TIE_TO_EVEN")
 	nan := option("on_domain_error", "NAN")
 	logOpts := []*types.FunctionOption{tieEven, nan, option("on_log_zero", "MINUS_INFINITY")}
+	for _, id := range []string{fn.IDSin, fn.IDCos, fn.IDTan, fn.IDAtan, fn.IDSinh, fn.IDCosh, fn.IDTanh, fn.IDAsinh} {
+		exports[id] = plain(urnArithmetic, tieEven)
+	}
+	for _, id := range []string{fn.IDAsin, fn.IDAcos, fn.IDAtan2, fn.IDAcosh, fn.IDAtanh} {
+		exports[id] = plain(urnArithmetic, tieEven, nan)
+	}
 	exports[fn.IDFloor] = plain(urnRounding)
 	exports[fn.IDCeil] = plain(urnRounding)
 	exports[fn.IDSqrt] = plain(urnArithmetic, tieEven, nan)
@@ -49,18 +61,117 @@ func init() {
 		}
 	}
 
-	logAllowed := allow(map[string][]string{"rounding": {"TIE_TO_EVEN"}, "on_domain_error": {"NAN"}, "on_log_zero": {"MINUS_INFINITY"}})
 	imports[extensions.ID{URN: urnRounding, Name: "floor"}] = importSpec{allowed: noOptions, build: call(fn.Floor)}
 	imports[extensions.ID{URN: urnRounding, Name: "ceil"}] = importSpec{allowed: noOptions, build: call(fn.Ceil)}
-	imports[extensions.ID{URN: urnArithmetic, Name: "sqrt"}] = importSpec{allowed: allow(map[string][]string{"rounding": {"TIE_TO_EVEN"}, "on_domain_error": {"NAN"}}), build: call(fn.Sqrt)}
-	imports[extensions.ID{URN: urnArithmetic, Name: "exp"}] = importSpec{allowed: allow(map[string][]string{"rounding": {"TIE_TO_EVEN"}}), build: call(fn.Exp)}
-	imports[extensions.ID{URN: urnArithmetic, Name: "power"}] = importSpec{allowed: noOptions, build: call(fn.Power)}
-	for name, f := range map[string]fn.Function{"ln": fn.Ln, "log10": fn.Log10, "log2": fn.Log2} {
-		imports[extensions.ID{URN: urnLogarithmic, Name: name}] = importSpec{allowed: logAllowed, build: call(f)}
+	for name, f := range map[string]fn.Function{"sqrt": fn.Sqrt, "exp": fn.Exp, "power": fn.Power,
+		"sin": fn.Sin, "cos": fn.Cos, "tan": fn.Tan, "asin": fn.Asin, "acos": fn.Acos, "atan": fn.Atan, "atan2": fn.Atan2,
+		"sinh": fn.Sinh, "cosh": fn.Cosh, "tanh": fn.Tanh, "asinh": fn.Asinh, "acosh": fn.Acosh, "atanh": fn.Atanh} {
+		imports[extensions.ID{URN: urnArithmetic, Name: name}] = floatImport(f, -1)
 	}
+	for name, f := range map[string]fn.Function{"ln": fn.Ln, "log10": fn.Log10, "log2": fn.Log2} {
+		imports[extensions.ID{URN: urnLogarithmic, Name: name}] = floatImport(f, 0)
+	}
+	imports[extensions.ID{URN: urnLogarithmic, Name: "logb"}] = floatImport(fn.Log, 1)
 	imports[extensions.ID{URN: urnComparison, Name: "greatest_skip_null"}] = importSpec{allowed: noOptions, build: call(fn.Greatest)}
 	imports[extensions.ID{URN: urnComparison, Name: "least_skip_null"}] = importSpec{allowed: noOptions, build: call(fn.Least)}
 	for name, f := range map[string]fn.Function{"bitwise_and": fn.BitAnd, "bitwise_or": fn.BitOr, "bitwise_xor": fn.BitXor, "bitwise_not": fn.BitNot} {
 		imports[extensions.ID{URN: urnArithmetic, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
 	}
+}
+
+// inF64 reads a Substrait call of one of colexpr's f64 functions whose
+// arguments Substrait also allows as i64 (the result is fp64) or fp32 (the
+// result is fp32): the arguments are cast to f64 (an f32 exactly, an
+// integer to the nearest f64, exactly below 2^53), and an fp32 call's
+// result is the f64 result rounded to f32. Substrait's power of integers is an integer, which
+// colexpr does not compute, and is refused.
+func inF64(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, error) {
+	return func(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) {
+		f32 := len(args) > 0
+		cast := make([]*expr.Bound, len(args))
+		for i, a := range args {
+			t := a.DType()
+			switch {
+			case t.IsFloat() && t.PType() == dtype.F64:
+				cast[i], f32 = a, false
+				continue
+			case t.IsFloat() && t.PType() == dtype.F32:
+			case t.IsInt() && f.ID() != fn.IDPower:
+				f32 = false
+			default:
+				return nil, fmt.Errorf("%s: argument %d has type %s, want f64, f32 or (but for power) an integer", f.ID(), i+1, t)
+			}
+			c, err := expr.NewCall(fn.Cast(dtype.Primitive(dtype.F64, t.Nullable())), a)
+			if err != nil {
+				return nil, err
+			}
+			cast[i] = c
+		}
+		out, err := expr.NewCall(f, cast...)
+		if err != nil || !f32 {
+			return out, err
+		}
+		return expr.NewCall(fn.Cast(dtype.Primitive(dtype.F32, out.DType().Nullable())), out)
+	}
+}
+
+// floatImport reads a Substrait call of one of colexpr's f64 functions
+// (inF64 adapts the argument types), with the options colexpr computes:
+//
+//	rounding TIE_TO_EVEN          IEEE results, as colexpr's are
+//	on_domain_error NAN           colexpr's: NaN outside the domain
+//	on_domain_error NONE          CASE WHEN r != r AND <no argument is NaN> THEN null ELSE r END
+//	on_log_zero MINUS_INFINITY    colexpr's: the logarithm of 0 is -Inf
+//	on_log_zero NAN               CASE WHEN x = 0 THEN NaN ELSE r END
+//
+// where r is the call and x the argument whose logarithm is taken (zero,
+// -1 for the functions that take none). on_domain_error ERROR and
+// on_log_zero ERROR are refused: colexpr's f64 functions never fail.
+func floatImport(f fn.Function, zero int) importSpec {
+	opts := map[string][]string{"rounding": {"TIE_TO_EVEN"}, "on_domain_error": {"NAN", "NONE"}}
+	if zero >= 0 {
+		opts["on_log_zero"] = []string{"MINUS_INFINITY", "NAN"}
+	}
+	build := inF64(f)
+	return importSpec{allowed: allow(opts), build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+		r, err := build(args, chosen)
+		if err != nil {
+			return nil, err
+		}
+		if chosen["on_log_zero"] == "NAN" && zero < len(args) {
+			x := args[zero]
+			isZero, err := expr.NewCall(fn.Eq, x, zeroOf(x.DType()))
+			if err != nil {
+				return nil, err
+			}
+			if r, err = expr.NewCall(fn.CaseWhen(true), isZero, floatLiteral(r.DType(), math.NaN()), r); err != nil {
+				return nil, err
+			}
+		}
+		if chosen["on_domain_error"] == "NONE" {
+			cond, err := expr.NewCall(fn.NotEq, r, r)
+			for _, a := range args {
+				if err != nil || !a.DType().IsFloat() {
+					continue
+				}
+				var self *expr.Bound
+				if self, err = expr.NewCall(fn.Eq, a, a); err == nil {
+					cond, err = expr.NewCall(fn.And, cond, self)
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+			return expr.NewCall(fn.CaseWhen(true), cond, expr.NewLiteral(scalar.Null(r.DType().WithNullable(true))), r)
+		}
+		return r, nil
+	}}
+}
+
+// zeroOf is 0 as a literal of the numeric type t.
+func zeroOf(t dtype.DType) *expr.Bound {
+	if t.IsFloat() {
+		return floatLiteral(t, 0)
+	}
+	return expr.NewLiteral(scalar.Int(t.PType(), 0))
 }

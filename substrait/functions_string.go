@@ -4,7 +4,9 @@ import (
 	"github.com/substrait-io/substrait-go/v8/extensions"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
 )
 
 // The DuckDB-dialect string functions (fn/string_more.go) that
@@ -55,4 +57,70 @@ func init() {
 	}
 	imports[extensions.ID{URN: urnString, Name: "replace"}] = importSpec{allowed: caseSensitiveOnly, build: call(fn.Replace)}
 	imports[extensions.ID{URN: urnString, Name: "strpos"}] = importSpec{allowed: caseSensitiveOnly, build: call(fn.StrPos)}
+	imports[extensions.ID{URN: urnString, Name: "substring"}] = importSpec{
+		allowed: allow(map[string][]string{"negative_start": {"WRAP_FROM_END", "LEFT_OF_BEGINNING"}}),
+		build:   importSubstring,
+	}
+}
+
+// importSubstring reads Substrait's substring. colexpr's (DuckDB's) counts
+// a negative start from the end, which is WRAP_FROM_END, what export
+// writes and a call without the option means. LEFT_OF_BEGINNING places
+// start 0 just before the first character and -1 two before it, so a
+// window that starts there keeps the part inside the string:
+//
+//	substring(s, start, len)   CASE WHEN start < 1
+//	                             THEN substring(s, 1, CASE WHEN n < 0 THEN 0 ELSE n END)
+//	                             ELSE substring(s, start, len) END
+//	                           with n = CAST(len AS i64) + CAST(start AS i64) - 1
+//	substring(s, start)        CASE WHEN start < 1 THEN s ELSE substring(s, start) END
+//
+// (n in i64, where len + start - 1 cannot overflow.) ERROR, Substrait's
+// third value, is refused: colexpr has no failing substring.
+func importSubstring(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+	plain, err := expr.NewCall(fn.Substring, args...)
+	if err != nil || chosen["negative_start"] != "LEFT_OF_BEGINNING" {
+		return plain, err
+	}
+	s, start := args[0], args[1]
+	i64 := func(b *expr.Bound) (*expr.Bound, error) {
+		return expr.NewCall(fn.Cast(dtype.Primitive(dtype.I64, b.DType().Nullable())), b)
+	}
+	int64Lit := func(v int64) *expr.Bound { return expr.NewLiteral(scalar.Int(start.DType().PType(), v)) }
+	before, err := expr.NewCall(fn.Lt, start, int64Lit(1))
+	if err != nil {
+		return nil, err
+	}
+	var head *expr.Bound
+	if len(args) == 2 {
+		head = s
+		if s.DType().Nullable() != plain.DType().Nullable() {
+			head, err = expr.NewCall(fn.Cast(plain.DType()), s)
+		}
+	} else {
+		var l, st, n, neg, clamped *expr.Bound
+		one := expr.NewLiteral(scalar.Int64(1))
+		if l, err = i64(args[2]); err == nil {
+			st, err = i64(start)
+		}
+		if err == nil {
+			n, err = expr.NewCall(fn.Add, l, st)
+		}
+		if err == nil {
+			n, err = expr.NewCall(fn.Sub, n, one)
+		}
+		if err == nil {
+			neg, err = expr.NewCall(fn.Lt, n, expr.NewLiteral(scalar.Int64(0)))
+		}
+		if err == nil {
+			clamped, err = expr.NewCall(fn.CaseWhen(true), neg, expr.NewLiteral(scalar.Int64(0)), n)
+		}
+		if err == nil {
+			head, err = expr.NewCall(fn.Substring, s, one, clamped)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return expr.NewCall(fn.CaseWhen(true), before, head, plain)
 }

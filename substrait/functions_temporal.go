@@ -1,6 +1,12 @@
 package substrait
 
-import "github.com/colexpr/colexpr/fn"
+import (
+	"github.com/substrait-io/substrait-go/v8/extensions"
+
+	"github.com/colexpr/colexpr/fn"
+)
+
+const urnDatetime = extensions.SubstraitDefaultURNPrefix + "functions_datetime"
 
 // The date and time functions (fn/temporal.go) have no Substrait form with
 // colexpr's semantics, and their calls are refused with the reason:
@@ -28,5 +34,11 @@ func init() {
 		for _, id := range ids {
 			refusals[id] = why
 		}
+	}
+	// functions_datetime's comparisons of dates, timestamps and zoned
+	// timestamps are colexpr's (export writes functions_comparison's, whose
+	// any1 signatures take the same types).
+	for name, f := range map[string]fn.Function{"lt": fn.Lt, "lte": fn.LtEq, "gt": fn.Gt, "gte": fn.GtEq} {
+		imports[extensions.ID{URN: urnDatetime, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
 	}
 }
