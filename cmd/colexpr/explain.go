@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr"
+	"github.com/colexpr/colexpr/demo"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/optimize"
@@ -18,9 +19,10 @@ import (
 
 var explainCommand = &command{
 	name:     "explain",
-	synopsis: "explain [--schema-of FILE] [--substrait] EXPR",
+	synopsis: "explain [--schema-of FILE] [--substrait] EXPR | explain --substrait-plan [--where EXPR] [--select LIST] [FILE...]",
 	summary:  "show each stage of an expression, or its Substrait form",
 	usage: `Usage: colexpr explain [--schema-of FILE] [--substrait] EXPR
+       colexpr explain --substrait-plan [--where EXPR] [--select LIST] [FILE...]
 
 Shows what colexpr makes of EXPR over the schema of FILE (or of the demo
 table), stage by stage:
@@ -53,6 +55,16 @@ characters are cut too; each cut says how much it left out.
                       message's base schema holds only the columns EXPR reads.
                       A construct Substrait has no form for (an unsigned integer,
                       list_contains, …) is an error that names it.
+  --substrait-plan    print only the Substrait plan of the query that
+                      colexpr query --where EXPR --select LIST FILE... runs
+                      (both optional; no FILE: the demo table), as protobuf
+                      JSON: a read of the FILEs (Parquet, Arrow IPC, CSV;
+                      the demo table as the named table lineitem) with their
+                      schema and the columns read, the part of --where that
+                      row-group pruning uses as its best-effort filter, a
+                      filter of --where and a project of --select named by
+                      the output names. Another engine runs it, and so does
+                      query --substrait PLAN.
 ` + csvFlagsUsage + `
 Write "--" before an expression that starts with "-".
 
@@ -60,6 +72,7 @@ Examples:
   colexpr explain "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07"
   colexpr explain --substrait "l_quantity < 24" > filter.json
   colexpr explain --substrait "l_orderkey, l_extendedprice * (1 - l_discount) AS revenue" > select.json
+  colexpr explain --substrait-plan --where "l_quantity < 24" --select "l_orderkey, l_tax * 2 AS t" lineitem.parquet > plan.json
 `,
 	run: runExplain,
 }
@@ -70,8 +83,39 @@ func runExplain(e *env, args []string) error {
 	var csv csvFlags
 	csv.register(fs)
 	asSubstrait := fs.Bool("substrait", false, "")
+	asPlan := fs.Bool("substrait-plan", false, "")
+	where := fs.String("where", "", "")
+	selects := fs.String("select", "", "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *asPlan && *asSubstrait:
+		return usagef("--substrait prints an expression's ExtendedExpression, --substrait-plan a query's plan: give one")
+	case *asPlan && *schemaOf != "":
+		return usagef("--substrait-plan reads the schema of its FILEs: give them instead of --schema-of")
+	case !*asPlan && (set["where"] || set["select"]):
+		return usagef("--where and --select make the query of --substrait-plan; to explain an expression, give it as EXPR")
+	case *asPlan:
+		if set["where"] && strings.TrimSpace(*where) == "" {
+			return errors.New("--where: the expression is empty")
+		}
+		if set["select"] && strings.TrimSpace(*selects) == "" {
+			return errors.New("--select: the list is empty")
+		}
+		src, err := openInputs(e, memory.DefaultAllocator, pos, demo.DefaultRows, &csv)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		js, err := exportSubstraitPlan(src, *where, *selects)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(js)
 		return err
 	}
 	switch len(pos) {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/demo"
@@ -248,34 +250,44 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func query(e *env, mem memory.Allocator, o queryOptions) error {
-	src, err := openInputs(e, mem, o.files, o.demoRows, &o.csv)
-	if err != nil {
-		return err
+	var msg proto.Message
+	if o.substrait != "" {
+		var err error
+		if msg, err = loadSubstrait(o.substrait, e.stdin); err != nil {
+			return err
+		}
+	}
+	var src *scan.Source
+	var q scan.Query
+	if plan, ok := msg.(*pb.Plan); ok {
+		// A plan is the whole query: its read, filter and project.
+		if o.where != "" || o.selects != "" {
+			return fmt.Errorf("--substrait %s holds a Substrait plan, which has its own filter and select list: give neither --where nor --select with it", o.substrait)
+		}
+		var err error
+		if src, q, err = openSubstraitPlan(e, mem, plan, o); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if src, err = openInputs(e, mem, o.files, o.demoRows, &o.csv); err != nil {
+			return err
+		}
+		if q, err = queryOf(o.where, o.selects); err != nil {
+			src.Close()
+			return err
+		}
 	}
 	defer src.Close()
 
-	var q scan.Query
-	if o.where != "" {
-		q.Where = &scan.Expr{Text: o.where, What: "--where"}
-	}
-	if o.selects != "" {
-		items, err := scan.SplitSelect(o.selects)
-		if err != nil {
-			return fmt.Errorf("--select: %w", err)
-		}
-		for i := range items {
-			items[i].What = itemWhat(len(items), i, "--select", "--select ")
-		}
-		q.Select = items
-	}
 	opts := scan.Options{Threads: o.threads, BatchSize: o.batchSize, NoPrune: o.noPrune}
-	if o.substrait != "" {
+	if ext, ok := msg.(*pb.ExtendedExpression); ok {
 		// The message binds by name against the whole schema: of a
 		// dataset, every file's.
 		if err := src.Resolve(); err != nil {
 			return err
 		}
-		sub, err := readSubstrait(o.substrait, e.stdin, src.Schema(), o.where != "", o.selects != "")
+		sub, err := readSubstrait(o.substrait, ext, src.Schema(), o.where != "", o.selects != "")
 		if err != nil {
 			return err
 		}
@@ -363,6 +375,25 @@ func query(e *env, mem memory.Allocator, o queryOptions) error {
 		return err
 	}
 	return nil
+}
+
+// queryOf is the query of --where and --select (either may be empty).
+func queryOf(where, selects string) (scan.Query, error) {
+	var q scan.Query
+	if where != "" {
+		q.Where = &scan.Expr{Text: where, What: "--where"}
+	}
+	if selects != "" {
+		items, err := scan.SplitSelect(selects)
+		if err != nil {
+			return q, fmt.Errorf("--select: %w", err)
+		}
+		for i := range items {
+			items[i].What = itemWhat(len(items), i, "--select", "--select ")
+		}
+		q.Select = items
+	}
+	return q, nil
 }
 
 // finishOutput ends the output: the sink's end, and of a file, its buffer

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"strings"
 
 	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
@@ -15,11 +17,13 @@ import (
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/scan"
 	"github.com/colexpr/colexpr/substrait"
+	"google.golang.org/protobuf/proto"
 )
 
 // Substrait in the commands: explain --substrait writes an
-// ExtendedExpression, query --substrait reads one. The package doc says
-// what each does and the rule by which query uses the expressions.
+// ExtendedExpression, explain --substrait-plan a Plan; query --substrait
+// reads either. The package doc says what each does and the rule by which
+// query uses the expressions.
 
 // exportSubstrait is the output of explain --substrait: the Substrait
 // ExtendedExpression, in protobuf JSON, of the optimized expressions of
@@ -93,18 +97,13 @@ type substraitFile struct {
 	filter bool
 }
 
-// readSubstrait reads the ExtendedExpression at path (protobuf JSON or
-// binary; "-" reads stdin) and decides what it is in the query: with
-// --where given, the select list; with --select given, the filter, which
-// must then be one bool expression; with neither, the filter when it is
-// one bool expression, else the select list. The expressions are checked
-// against the input's schema s.
-func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, hasSelect bool) (*substraitFile, error) {
+// loadSubstrait reads the Substrait message at path ("-" reads stdin):
+// a Plan or an ExtendedExpression, in protobuf JSON or binary.
+func loadSubstrait(path string, stdin io.Reader) (proto.Message, error) {
 	var data []byte
 	var err error
 	fromStdin := path == "-"
 	if fromStdin {
-		path = "(standard input)"
 		if stdin == nil {
 			stdin = strings.NewReader("")
 		}
@@ -121,10 +120,29 @@ func readSubstrait(path string, stdin io.Reader, s *colexpr.Schema, hasWhere, ha
 		}
 		return nil, fmt.Errorf("--substrait %s: the file is empty", path)
 	}
-	msg, err := substrait.Unmarshal(data)
+	msg, err := substrait.UnmarshalAny(data)
 	if err != nil {
-		return nil, fmt.Errorf("--substrait %s: not a Substrait ExtendedExpression: %s", path, strings.TrimPrefix(err.Error(), "substrait: "))
+		return nil, fmt.Errorf("--substrait %s: not a Substrait plan or ExtendedExpression: %s", substraitName(path), strings.TrimPrefix(err.Error(), "substrait: "))
 	}
+	return msg, nil
+}
+
+// substraitName is how messages name the file of --substrait.
+func substraitName(path string) string {
+	if path == "-" {
+		return "(standard input)"
+	}
+	return path
+}
+
+// readSubstrait decides what the ExtendedExpression msg of --substrait
+// path is in the query: with --where given, the select list; with
+// --select given, the filter, which must then be one bool expression; with
+// neither, the filter when it is one bool expression, else the select
+// list. The expressions are checked against the input's schema s.
+func readSubstrait(path string, msg *pb.ExtendedExpression, s *colexpr.Schema, hasWhere, hasSelect bool) (*substraitFile, error) {
+	path = substraitName(path)
+	var err error
 	f := &substraitFile{path: path, msg: msg}
 	if f.exprs, err = scan.SubstraitExprs(s, msg, nil); err != nil {
 		return nil, fmt.Errorf("--substrait %s: %w", f.path, trimSubstrait(err))
@@ -182,4 +200,63 @@ func (f *substraitFile) what(i int) string {
 		return "--substrait " + f.path + " (the filter)"
 	}
 	return fmt.Sprintf("--substrait %s expression %d (%s)", f.path, i+1, dtype.QuoteFieldName(f.exprs[i].Name))
+}
+
+// exportSubstraitPlan is the output of explain --substrait-plan: the
+// Substrait plan, in protobuf JSON, of the query --where and --select
+// make of src, as query would run it (scan.Plan.Substrait).
+func exportSubstraitPlan(src *scan.Source, where, selects string) ([]byte, error) {
+	q, err := queryOf(where, selects)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := scan.Compile(src, q, scan.Options{})
+	if err != nil {
+		return nil, err
+	}
+	msg, err := plan.Substrait()
+	if err != nil {
+		return nil, fmt.Errorf("--substrait-plan: %w", trimSubstrait(err))
+	}
+	js, err := substrait.MarshalPlanJSON(msg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding the Substrait plan: %v\n%s", scan.ErrInternal, err, debug.Stack())
+	}
+	return js, nil
+}
+
+// openSubstraitPlan opens the input of the plan of query --substrait and
+// imports its query: the FILEs given, bound to the plan's named table or
+// read instead of its files; with none, the plan's own files, or, for a
+// plan of the named table lineitem, the demo table.
+func openSubstraitPlan(e *env, mem memory.Allocator, plan *pb.Plan, o queryOptions) (*scan.Source, scan.Query, error) {
+	what := "--substrait " + substraitName(o.substrait)
+	read, err := substrait.ReadOf(plan)
+	if err != nil {
+		return nil, scan.Query{}, fmt.Errorf("%s: %w", what, trimSubstrait(err))
+	}
+	if len(o.files) == 0 && read.Table != nil {
+		if len(read.Table) != 1 || read.Table[0] != scan.DemoTable {
+			return nil, scan.Query{}, fmt.Errorf("%s: the plan reads the named table %s: give the FILE to read as it", what, strings.Join(read.Table, "."))
+		}
+		src, err := openInputs(e, mem, nil, o.demoRows, &o.csv)
+		if err != nil {
+			return nil, scan.Query{}, err
+		}
+		q, err := scan.SubstraitQuery(src.Schema(), plan, nil)
+		if err != nil {
+			src.Close()
+			return nil, scan.Query{}, fmt.Errorf("%s: %w", what, trimSubstrait(err))
+		}
+		return src, q, nil
+	}
+	src, q, err := scan.OpenPlan(mem, plan, o.files, scan.DatasetOptions{CSV: o.csv.options(), Stdin: e.stdin})
+	if err != nil {
+		var se *substrait.Error
+		if errors.As(err, &se) {
+			return nil, scan.Query{}, fmt.Errorf("%s: %w", what, trimSubstrait(err))
+		}
+		return nil, scan.Query{}, csvHint(err)
+	}
+	return src, q, nil
 }
