@@ -36,8 +36,9 @@ type memberPlan struct {
 	fields []int
 	adapt  *adapter
 	file   *fileRead
-	// bytes is how much of the file the scan reads (Stats.Bytes).
-	bytes int64
+	// bytes is how much of the file the scan reads (Stats.Bytes),
+	// skippedBytes how much of its columns it does not (BytesSkipped).
+	bytes, skippedBytes int64
 	// inline: the file's scan can filter and project its batches itself,
 	// on its decoding goroutines (scanSpec.process), or has no batch
 	// worth the pipeline (no column or no row group read).
@@ -214,6 +215,7 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 	case p.none:
 	case src.chunkBytes != nil:
 		mp.bytes = src.chunkBytes(mp.fields, mp.groups.read)
+		mp.skippedBytes = src.chunkBytes(mp.fields, nil) - mp.bytes
 	default:
 		mp.bytes = src.size
 	}
@@ -471,6 +473,7 @@ func (s *datasetScan) Next() (arrow.RecordBatch, error) {
 			spec := s.spec
 			spec.fields = append([]int{}, mp.fields...)
 			spec.groups = mp.groups.read
+			spec.ranges = mp.groups.pages.ranges
 			spec.process = nil
 			if s.direct {
 				processFile := s.spec.processFile
@@ -612,5 +615,6 @@ func (dp *datasetPlan) stats(s *Stats) {
 			}
 		}
 		s.Bytes += mp.bytes
+		s.BytesSkipped += mp.skippedBytes
 	}
 }

@@ -82,6 +82,17 @@ type Stats struct {
 	// BloomNote says why a bloom filter was not used (it could not be
 	// read: its row group was read); empty when every one was.
 	BloomNote string
+	// PageGroups is how many of the row groups read the page index
+	// narrowed to some of their rows: the pages of the filter's columns
+	// whose statistics prove no row of them passes were left out, and
+	// every column was read at the rows left. Pages is how many data pages
+	// the column chunks read have in those row groups (of the chunks with
+	// an offset index), PagesSkipped how many of them were not read, and
+	// BytesSkippedPages their compressed size.
+	PageGroups, Pages, PagesSkipped int
+	BytesSkippedPages               int64
+	// PageNote says why a page index was not used (it could not be read).
+	PageNote string
 	// RowsRead is how many rows were read from the source; RowsOut how
 	// many the reader handed out.
 	RowsRead, RowsOut int64
@@ -89,8 +100,11 @@ type Stats struct {
 	Batches int64
 	// Bytes is how much of the source the scan was set to read: of
 	// Parquet, the compressed size of the column chunks of the columns
-	// and row groups read; of another file, its size; of the demo table, 0.
-	Bytes int64
+	// and row groups read, less that of the pages skipped; of another
+	// file, its size; of the demo table, 0. BytesSkipped is how much of
+	// the columns read pruning left unread: the chunks of the row groups
+	// skipped and the pages skipped (Parquet only).
+	Bytes, BytesSkipped int64
 	// Files is the number of files of a dataset (0 for another source);
 	// FilesRead how many the scan was set to read, FilesSkipped how many
 	// their partition values ruled out, which were never opened. Of a
@@ -146,7 +160,7 @@ func (p *Plan) Read(ctx context.Context) (*Reader, error) {
 	r.ctx = ctx
 	r.pool = recycle.New(p.src.mem, 64*(p.opts.Threads+2), true)
 	fields := append([]int{}, p.fields...) // not nil: nil reads every field
-	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, process: r.processInline, processFile: r.processFile}
+	spec := scanSpec{ctx: ctx, fields: fields, batchSize: p.opts.BatchSize, threads: p.opts.Threads, groups: p.groups.read, ranges: p.groups.pages.ranges, process: r.processInline, processFile: r.processFile}
 	scan, err := p.src.open(spec)
 	if err != nil {
 		r.cancel()
@@ -354,6 +368,8 @@ func (r *Reader) Stats() Stats {
 		s.RowGroupsSkippedBloom = r.plan.groups.bloomSkipped
 		s.BloomFilters = r.plan.groups.bloomFilters
 		s.BloomNote = r.plan.groups.bloomNote
+		pp := &r.plan.groups.pages
+		s.PageGroups, s.Pages, s.PagesSkipped, s.BytesSkippedPages, s.PageNote = pp.groups, pp.pages, pp.skipped, pp.skippedBytes, pp.note
 	}
 	if r.plan.ds != nil {
 		r.plan.ds.stats(&s)
@@ -362,7 +378,8 @@ func (r *Reader) Stats() Stats {
 	switch src := r.plan.src; {
 	case r.plan.none:
 	case src.chunkBytes != nil:
-		s.Bytes = src.chunkBytes(r.plan.fields, r.plan.groups.read)
+		s.Bytes = src.chunkBytes(r.plan.fields, r.plan.groups.read) - s.BytesSkippedPages
+		s.BytesSkipped = src.chunkBytes(r.plan.fields, nil) - s.Bytes
 	default:
 		s.Bytes = src.size
 	}

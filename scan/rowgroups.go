@@ -15,7 +15,9 @@ import (
 // answers of their bloom filters (bloom.go) about the values of = and IN,
 // and those it now proves hold no matching row are left out too; then its
 // verifier, and the groups it proves
-// hold only matching rows are read without evaluating the filter. Pruning
+// hold only matching rows are read without evaluating the filter; then,
+// in the other row groups read, the pages the page index's statistics
+// rule out are skipped (pages.go). Pruning
 // only ever removes rows the filter would have removed, and keeps only rows
 // it would have kept: the output is the same with Options.NoPrune.
 
@@ -41,14 +43,20 @@ type rowGroupPlan struct {
 	// why a filter could not be used (it could not be read).
 	bloomSkipped, bloomFilters int
 	bloomNote                  string
+	// pages is what page pruning decided (pages.go).
+	pages pagePlan
 }
 
 // wholeRows are row ranges, in the rows read (a batch's offset), that need
 // no filtering: the row groups taken whole.
 type wholeRows struct {
-	groups     int     // how many row groups
-	start, end []int64 // the ranges, in order
+	groups     int          // how many row groups
+	index      map[int]bool // which, by index in the file
+	start, end []int64      // the ranges, in order
 }
+
+// has reports whether row group gi is taken whole.
+func (w *wholeRows) has(gi int) bool { return w != nil && w.index[gi] }
 
 // covers reports whether the n rows read from offset on are all in one
 // range: a batch of a row group taken whole.
@@ -82,11 +90,12 @@ func (g *rowGroupPlan) takeWhole(mem memory.Allocator, verifier *prune.Pruner, g
 			read[i] = i
 		}
 	}
-	w := &wholeRows{}
+	w := &wholeRows{index: map[int]bool{}}
 	var at int64
 	for _, gi := range read {
 		if whole[gi] {
 			w.groups++
+			w.index[gi] = true
 			w.start = append(w.start, at)
 			w.end = append(w.end, at+groupRows[gi])
 		}
@@ -123,6 +132,11 @@ func (p *Plan) planRowGroups() {
 	}
 	plan.prune(src.mem, p.pruner, src.rowGroups, src.groupStats, src.probeBlooms)
 	plan.takeWhole(src.mem, p.verifier, src.rowGroups, src.groupStats)
+	// Pages are skipped only where pqread reads the columns: it reads the
+	// row ranges left.
+	if src.pages != nil && len(p.fields) > 0 && src.inline(p.fields) {
+		plan.narrowPages(src.mem, p.pruner, src.rowGroups, src.pages, p.fields)
+	}
 }
 
 // prune decides which row groups to read: the falsifier is evaluated over

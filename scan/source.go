@@ -60,6 +60,8 @@ type Source struct {
 	// inline reports whether a scan of the given fields runs
 	// scanSpec.process itself (Parquet of flat columns).
 	inline func(fields []int) bool
+	// pages reads the page index of a Parquet file; nil for other sources.
+	pages *pageIndex
 	// ds is set for a dataset of many files (OpenDataset); schema is then
 	// nil until Resolve.
 	ds *dataset
@@ -109,6 +111,9 @@ type scanSpec struct {
 	// groups, when not nil, are the row groups to read, in order (inputs
 	// with rowGroups only).
 	groups []int
+	// ranges narrows some of them to ranges of their rows (page pruning;
+	// Parquet read by pqread only).
+	ranges map[int][]pqread.RowRange
 	// process, when set, may be run by the scan on each batch it reads,
 	// with the rows read before it, on the goroutine that decoded it; a
 	// scan that does implements processor and hands out its results.
@@ -374,10 +379,15 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 	var raw [][]rawStats
 	var rawErr error
 	rawRead := false
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
 	return &Source{
 		name:      path,
 		schema:    sc,
 		rowGroups: groups,
+		pages:     &pageIndex{pf: pf, manifest: fr.Manifest, size: size},
 		groupStats: func(cols []prune.Column) ([]prune.ChunkStats, error) {
 			if !rawRead {
 				rawRead = true
@@ -439,6 +449,12 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 					return emptyScan{}, nil
 				}
 			}
+			for g, rr := range spec.ranges {
+				total -= groups[g]
+				for _, r := range rr {
+					total += r.End - r.Start
+				}
+			}
 			if spec.fields != nil && len(spec.fields) == 0 {
 				return newRowCountScan(groups, spec.groups, spec.batchSize), nil
 			}
@@ -454,7 +470,7 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 			}
 			if fast {
 				scan := &fastParquetScan{total: total, path: path, processed: spec.process != nil}
-				o := pqread.Options{BatchSize: spec.batchSize, Threads: spec.threads, Mem: mem, Source: f}
+				o := pqread.Options{BatchSize: spec.batchSize, Threads: spec.threads, Mem: mem, Source: f, RowRanges: spec.ranges}
 				if spec.process != nil {
 					o.Process = func(rec arrow.RecordBatch, offset int64) (arrow.RecordBatch, error) {
 						scan.read.Add(rec.NumRows())
@@ -470,6 +486,10 @@ func openParquet(mem memory.Allocator, path string, f *os.File) (*Source, error)
 					return nil, fileError(path, "cannot read", err)
 				}
 				return scan, nil
+			}
+			if spec.ranges != nil {
+				// Pages are pruned only for columns pqread reads.
+				return nil, fmt.Errorf("%s: %w: row ranges asked of columns pqread cannot read", path, ErrInternal)
 			}
 			var leaves []int
 			for _, i := range fields {
