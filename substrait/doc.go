@@ -220,8 +220,8 @@
 //	logarithmic           41    29       8     0        4   70.7%
 //	rounding              13     6       7     0        0   46.2%
 //	rounding_decimal      10     0      10     0        0    0.0%
-//	string               319   134     185     0        0   42.0%
-//	all scalar cases    1053   631     415     0        7   59.9%
+//	string               319   202     111     0        6   63.3%
+//	all scalar cases    1053   699     341     0       13   66.4%
 //
 // The higher-order list functions' cases (transform, filter, any_match,
 // all_match), which substrait-go v8.1.1 cannot parse, run by hand in

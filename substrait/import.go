@@ -183,8 +183,12 @@ func (m *importer) fail(path *where, node string, err error) error {
 	return &Error{Op: "import", Path: path.String(), Node: node, Err: err}
 }
 
-// typeErr wraps a colexpr typing error of an imported call.
+// typeErr wraps a colexpr typing error of an imported call; a build that
+// refuses a call (ErrUnsupported) says why itself.
 func typeErr(err error) error {
+	if errors.Is(err, ErrUnsupported) {
+		return err
+	}
 	return invalid("does not type-check in colexpr: %v", err)
 }
 
