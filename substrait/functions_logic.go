@@ -115,3 +115,17 @@ func wantFloat(name string, x *expr.Bound) error {
 func floatLiteral(t dtype.DType, v float64) *expr.Bound {
 	return expr.NewLiteral(scalar.Float(t.PType(), v))
 }
+
+// raiseWhen is CASE WHEN cond THEN CAST(error(msg) AS T) ELSE value END,
+// T value's type: the error an option asks for, raised only on the rows
+// where cond holds.
+func raiseWhen(cond *expr.Bound, msg string, value *expr.Bound) (*expr.Bound, error) {
+	e, err := expr.NewCall(fn.Raise, expr.NewLiteral(scalar.String(msg)))
+	if err != nil {
+		return nil, err
+	}
+	if e, err = expr.NewCall(fn.Cast(value.DType().WithNullable(true)), e); err != nil {
+		return nil, err
+	}
+	return expr.NewCall(fn.CaseWhen(true), cond, e, value)
+}

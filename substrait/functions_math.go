@@ -72,6 +72,8 @@ func init() {
 		imports[extensions.ID{URN: urnLogarithmic, Name: name}] = floatImport(f, 0)
 	}
 	imports[extensions.ID{URN: urnLogarithmic, Name: "logb"}] = floatImport(fn.Log, 1)
+	imports[extensions.ID{URN: urnDecimal, Name: "sqrt"}] = floatImportWith(fn.Sqrt, -1, "ERROR")
+	imports[extensions.ID{URN: urnDecimal, Name: "power"}] = floatImport(fn.Power, -1)
 	imports[extensions.ID{URN: urnComparison, Name: "greatest_skip_null"}] = importSpec{allowed: noOptions, build: call(fn.Greatest)}
 	imports[extensions.ID{URN: urnComparison, Name: "least_skip_null"}] = importSpec{allowed: noOptions, build: call(fn.Least)}
 	for name, f := range map[string]fn.Function{"bitwise_and": fn.BitAnd, "bitwise_or": fn.BitOr, "bitwise_xor": fn.BitXor, "bitwise_not": fn.BitNot} {
@@ -96,10 +98,10 @@ func inF64(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, e
 				cast[i], f32 = a, false
 				continue
 			case t.IsFloat() && t.PType() == dtype.F32:
-			case t.IsInt() && f.ID() != fn.IDPower:
+			case t.IsInt() && f.ID() != fn.IDPower, t.IsDecimal():
 				f32 = false
 			default:
-				return nil, fmt.Errorf("%s: argument %d has type %s, want f64, f32 or (but for power) an integer", f.ID(), i+1, t)
+				return nil, fmt.Errorf("%s: argument %d has type %s, want f64, f32, a decimal or (but for power) an integer", f.ID(), i+1, t)
 			}
 			c, err := expr.NewCall(fn.Cast(dtype.Primitive(dtype.F64, t.Nullable())), a)
 			if err != nil {
@@ -118,19 +120,32 @@ func inF64(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, e
 // floatImport reads a Substrait call of one of colexpr's f64 functions
 // (inF64 adapts the argument types), with the options colexpr computes:
 //
-//	rounding TIE_TO_EVEN          IEEE results, as colexpr's are
-//	on_domain_error NAN           colexpr's: NaN outside the domain
-//	on_domain_error NONE          CASE WHEN r != r AND <no argument is NaN> THEN null ELSE r END
-//	on_log_zero MINUS_INFINITY    colexpr's: the logarithm of 0 is -Inf
-//	on_log_zero NAN               CASE WHEN x = 0 THEN NaN ELSE r END
+//	rounding TIE_TO_EVEN             IEEE results, as colexpr's are
+//	on_domain_error NAN              colexpr's: NaN outside the domain
+//	on_domain_error NONE             CASE WHEN <domain error> THEN null ELSE r END
+//	on_domain_error ERROR            CASE WHEN <domain error> THEN CAST(error(…) AS T) ELSE r END
+//	complex_number_result NAN/ERROR  the same, for power
+//	on_log_zero MINUS_INFINITY       colexpr's: the logarithm of 0 is -Inf
+//	on_log_zero NAN                  CASE WHEN x = 0 THEN NaN ELSE r END
+//	on_log_zero ERROR                CASE WHEN x = 0 THEN CAST(error(…) AS T) ELSE r END
+//	overflow SILENT                  power's: an f64 overflow is ±Inf
 //
-// where r is the call and x the argument whose logarithm is taken (zero,
-// -1 for the functions that take none). on_domain_error ERROR and
-// on_log_zero ERROR are refused: colexpr's f64 functions never fail.
+// where r is the call, <domain error> is r != r with no argument NaN, and
+// x the argument whose logarithm is taken (index zero; -1 for the
+// functions that take none). domainError says what a call without the
+// option does: the decimal sqrt's YAML raises one.
 func floatImport(f fn.Function, zero int) importSpec {
-	opts := map[string][]string{"rounding": {"TIE_TO_EVEN"}, "on_domain_error": {"NAN", "NONE"}}
+	return floatImportWith(f, zero, "NAN")
+}
+
+func floatImportWith(f fn.Function, zero int, domainError string) importSpec {
+	opts := map[string][]string{"rounding": {"TIE_TO_EVEN"}, "on_domain_error": {"NAN", "NONE", "ERROR"}}
 	if zero >= 0 {
-		opts["on_log_zero"] = []string{"MINUS_INFINITY", "NAN"}
+		opts["on_log_zero"] = []string{"MINUS_INFINITY", "NAN", "ERROR"}
+	}
+	if f.ID() == fn.IDPower {
+		opts["complex_number_result"] = []string{"NAN", "ERROR"}
+		opts["overflow"] = []string{"SILENT"}
 	}
 	build := inF64(f)
 	return importSpec{allowed: allow(opts), build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
@@ -138,33 +153,49 @@ func floatImport(f fn.Function, zero int) importSpec {
 		if err != nil {
 			return nil, err
 		}
-		if chosen["on_log_zero"] == "NAN" && zero < len(args) {
+		if zero >= 0 && zero < len(args) {
 			x := args[zero]
 			isZero, err := expr.NewCall(fn.Eq, x, zeroOf(x.DType()))
 			if err != nil {
 				return nil, err
 			}
-			if r, err = expr.NewCall(fn.CaseWhen(true), isZero, floatLiteral(r.DType(), math.NaN()), r); err != nil {
-				return nil, err
-			}
-		}
-		if chosen["on_domain_error"] == "NONE" {
-			cond, err := expr.NewCall(fn.NotEq, r, r)
-			for _, a := range args {
-				if err != nil || !a.DType().IsFloat() {
-					continue
-				}
-				var self *expr.Bound
-				if self, err = expr.NewCall(fn.Eq, a, a); err == nil {
-					cond, err = expr.NewCall(fn.And, cond, self)
-				}
+			switch chosen["on_log_zero"] {
+			case "NAN":
+				r, err = expr.NewCall(fn.CaseWhen(true), isZero, floatLiteral(r.DType(), math.NaN()), r)
+			case "ERROR":
+				r, err = raiseWhen(isZero, f.ID()+": the logarithm of 0", r)
 			}
 			if err != nil {
 				return nil, err
 			}
-			return expr.NewCall(fn.CaseWhen(true), cond, expr.NewLiteral(scalar.Null(r.DType().WithNullable(true))), r)
 		}
-		return r, nil
+		onDomain := domainError
+		if v, ok := chosen["on_domain_error"]; ok {
+			onDomain = v
+		}
+		if v, ok := chosen["complex_number_result"]; ok {
+			onDomain = v
+		}
+		if onDomain == "NAN" {
+			return r, nil
+		}
+		cond, err := expr.NewCall(fn.NotEq, r, r)
+		for _, a := range args {
+			if err != nil || !a.DType().IsFloat() {
+				continue
+			}
+			var self *expr.Bound
+			if self, err = expr.NewCall(fn.Eq, a, a); err == nil {
+				cond, err = expr.NewCall(fn.And, cond, self)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if onDomain == "ERROR" {
+			return raiseWhen(cond, f.ID()+": an argument outside the domain", r)
+		}
+		return expr.NewCall(fn.CaseWhen(true), cond, expr.NewLiteral(scalar.Null(r.DType().WithNullable(true))), r)
 	}}
 }
 
