@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const testSchema = `struct<a: i32, b: i64, c: i32?, ua: u8, ub: u16, uc: u64, ia: i8, ` +
 	`fa: f16, fb: f32, f: f64, d: decimal(10,2), d2: decimal(5,1), s: utf8, s2: utf8?, bin: binary, ` +
 	`ok: bool, ok2: bool?, dt: date, ts: timestamp(us), xs: list<i32>, ys: list<i64?>?, ` +
-	`fx: fixed_size_list<i32, 3>, st: struct<x: i32, y: utf8?>, n: null>`
+	`fx: fixed_size_list<i32, 3>, st: struct<x: i32, y: utf8?>, n: null, iv: interval>`
 
 func mustType(t testing.TB, s string) dtype.DType {
 	t.Helper()

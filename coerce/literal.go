@@ -155,6 +155,9 @@ func isInteger(v scalar.Scalar) bool {
 // Keeping the operands narrow keeps products from growing needless digits:
 // d * 2 is decimal(p+1, s), not decimal(2p, 2s).
 func (w *walker) arith(c *expr.Call, args []arg) error {
+	if handled, err := w.intervalOperands(c, args); handled || err != nil {
+		return err // temporal.go
+	}
 	if handled, err := w.dateDays(c, args); handled || err != nil {
 		return err // temporal.go
 	}

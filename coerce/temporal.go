@@ -16,7 +16,13 @@ import (
 //     u8, u16, an untyped literal that fits) becomes the i32 that
 //     +(DATE, INTEGER) takes: dt + 1, dt - u8_col. Wider integers are left
 //     for binding to reject, as DuckDB rejects DATE + BIGINT.
-//   - a string literal compared with a date or timestamp is read as one
+//   - an interval times an integer: the integer (of at most 32 bits, or an
+//     untyped literal) becomes the i64 that *(INTERVAL, BIGINT) takes;
+//     a string literal added to or subtracted from a timestamp is read as
+//     an interval (ts + '1 day'), as DuckDB reads it.
+//   - date - timestamp and timestamp - date: the date becomes the
+//     timestamp's midnight, and the difference is an interval.
+//   - a string literal compared with a date, timestamp or interval is read as one
 //     (dt > '1995-01-01', ts BETWEEN '1995-01-01' AND '1995-02-01', dt IN
 //     ('1995-01-01')), and so is one that meets a date or timestamp in a
 //     result (coalesce(dt, '1995-01-01'), CASE … THEN dt ELSE '…' END,
@@ -42,6 +48,9 @@ func (w *walker) dateDays(c *expr.Call, args []arg) (handled bool, err error) {
 	}
 	o := 1 - d
 	a := args[o]
+	if t := a.DType(); t.IsTemporal() && t.ExtID() == dtype.ExtTimestamp {
+		return false, nil // date - timestamp: both meet at the timestamp
+	}
 	i32 := dtype.Primitive(dtype.I32, false)
 	switch lv, isLit := untypedNumber(a); {
 	case isNullLiteral(a):
@@ -61,15 +70,66 @@ func (w *walker) dateDays(c *expr.Call, args []arg) (handled bool, err error) {
 	return true, nil
 }
 
-// temporalText reads the string literals among args at idx as the date or
-// timestamp type of the other arguments (their supertype when there are
-// both), when there is one.
+// intervalOperands coerces the operands of + - * beside an interval, and
+// the string literal in timestamp ± '1 day'; handled is false when there
+// is nothing of the kind.
+func (w *walker) intervalOperands(c *expr.Call, args []arg) (handled bool, err error) {
+	if len(args) != 2 {
+		return false, nil
+	}
+	id := c.Fn.ID()
+	iv := -1
+	for i, a := range args {
+		if a.DType().IsInterval() {
+			iv = i
+		}
+	}
+	if iv < 0 {
+		if id != fn.IDAdd && id != fn.IDSub {
+			return false, nil
+		}
+		for i, a := range args {
+			if t := a.DType(); t.IsTemporal() && t.ExtID() == dtype.ExtTimestamp {
+				if text, ok := stringLiteral(args[1-i]); ok && (i == 0 || id == fn.IDAdd) {
+					v, err := scalar.Cast(scalar.String(text), dtype.Interval(false))
+					if err != nil {
+						return true, w.literalMisfit(c, args[1-i], scalar.String(text), dtype.Interval(false), err)
+					}
+					args[1-i] = literal(v)
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	}
+	if id != fn.IDMul {
+		return true, nil
+	}
+	o := 1 - iv
+	a := args[o]
+	i64 := dtype.Primitive(dtype.I64, false)
+	switch lv, isLit := untypedNumber(a); {
+	case isLit && isInteger(lv) && !lv.DType().EqualIgnoreNullability(i64):
+		s, err := scalar.Cast(lv, i64)
+		if err != nil {
+			return true, w.literalMisfit(c, a, lv, i64, err)
+		}
+		args[o] = literal(s)
+	case a.DType().IsInt() && a.DType().PType() != dtype.I64 && a.DType().PType() != dtype.U64:
+		args[o] = castTo(a, i64)
+	}
+	return true, nil
+}
+
+// temporalText reads the string literals among args at idx as the date,
+// timestamp or interval type of the other arguments (their supertype when
+// there are several), when there is one.
 func (w *walker) temporalText(c *expr.Call, args []arg, idx []int) error {
 	var t dtype.DType
 	have := false
 	for _, i := range idx {
 		at := args[i].DType()
-		if !at.IsTemporal() || at.ExtID() == dtype.ExtTime {
+		if (!at.IsTemporal() || at.ExtID() == dtype.ExtTime) && !at.IsInterval() {
 			continue
 		}
 		if !have {
@@ -115,8 +175,8 @@ func stringLiteral(a arg) (string, bool) {
 	return l.Value.Value().(string), true
 }
 
-// textAs casts text to the date or timestamp t; a date also reads a
-// timestamp's text and keeps its day.
+// textAs casts text to the date, timestamp or interval t; a date also
+// reads a timestamp's text and keeps its day.
 func textAs(text string, t dtype.DType) (scalar.Scalar, error) {
 	text = strings.TrimSpace(text)
 	v, err := scalar.Cast(scalar.String(text), t)

@@ -19,7 +19,9 @@ import (
 // with the precision capped at 38 (a scale above 38 is a type error).
 //
 // Dates take days as DuckDB's signatures do: date + i32 and i32 + date
-// and date - i32 are dates, date - date is the i64 number of days.
+// and date - i32 are dates, date - date is the i64 number of days. Dates
+// and timestamps take intervals, and intervals add, subtract, multiply by
+// an integer and negate: see the interval functions (ToDays).
 var (
 	Add Function = arith{simple{IDAdd}, '+'} // a + b
 	Sub Function = arith{simple{IDSub}, '-'} // a - b
@@ -46,6 +48,9 @@ func (a arith) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	nullable := l.Nullable() || r.Nullable()
 	if l.IsDecimal() && r.IsDecimal() {
 		return decimalArith(a, l, r, nullable)
+	}
+	if involvesInterval(a.op, l, r) {
+		return intervalArith(a, l, r, nullable) // interval.go
 	}
 	if isDate(l) || isDate(r) {
 		return dateArith(a, l, r, nullable) // temporal.go
@@ -92,6 +97,9 @@ func (u unaryArith) Fallible() bool { return true }
 
 func (u unaryArith) ReturnType(args []dtype.DType) (dtype.DType, error) {
 	t := args[0]
+	if u.id == IDNeg && t.IsInterval() {
+		return t, nil
+	}
 	if !t.IsNumeric() {
 		return dtype.DType{}, argErr(u, 0, "has type %s, want a number", t)
 	}

@@ -39,6 +39,8 @@ func (a arith) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Da
 		res, err = kernels.NullResult(ret, l.Len()), nil
 	case t.IsDecimal():
 		res, err = kernels.DecimalArith(mem, op, l, r, ret)
+	case involvesInterval(a.op, t, r.DType()):
+		res, err = intervalArithEval(mem, a.op, l, r, ret) // interval_kernel.go
 	case isDate(t) || isDate(r.DType()):
 		res, err = dateArithEval(mem, a.op, l, r, ret) // temporal_kernel.go
 	case !t.IsPrimitive():
@@ -90,6 +92,8 @@ func (u unaryArith) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (dat
 		res = kernels.NullResult(ret, x.Len())
 	case t.IsDecimal():
 		res, err = kernels.DecimalNeg(mem, abs, x, ret)
+	case t.IsInterval() && !abs:
+		res, err = kernels.IntervalNeg(mem, x, ret)
 	case !t.IsPrimitive():
 		err = fmt.Errorf("%s has no kernel for %s", u.id, t)
 	default:

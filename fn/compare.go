@@ -7,7 +7,8 @@ import (
 // The comparison functions. Arguments share one type (nullability aside).
 // eq and neq (and the DISTINCT FROM pair) accept every type, nested ones
 // included; the ordering comparisons and between accept types with an order:
-// numbers, bool, utf8, binary, date, time and timestamp.
+// numbers, bool, utf8, binary, date, time, timestamp and interval (by the
+// span it covers, as DuckDB orders intervals: 30 days equal 1 month).
 //
 // Comparisons on a null give null, except is_distinct_from and
 // is_not_distinct_from, which treat null as a value and never return null.
@@ -58,7 +59,7 @@ func comparable2(f Function, args []dtype.DType, ordered bool) (dtype.DType, err
 // IsOrdered reports whether values of t can be compared with < and >.
 func IsOrdered(t dtype.DType) bool {
 	switch t.Kind() {
-	case dtype.KindBool, dtype.KindPrimitive, dtype.KindDecimal, dtype.KindUtf8, dtype.KindBinary, dtype.KindExtension:
+	case dtype.KindBool, dtype.KindPrimitive, dtype.KindDecimal, dtype.KindUtf8, dtype.KindBinary, dtype.KindExtension, dtype.KindInterval:
 		return true
 	}
 	return false

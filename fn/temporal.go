@@ -43,7 +43,8 @@ import (
 //	                        make_timestamp(micros) from microseconds
 //
 // The parts of a time of day (hour, minute, second, millisecond,
-// microsecond, epoch: seconds since midnight) also take a time. A zoned
+// microsecond, epoch: seconds since midnight) also take a time, and the
+// parts of an interval an interval (see ToDays). A zoned
 // timestamp is read in UTC (DuckDB reads a TIMESTAMPTZ in the session's
 // time zone). year, isoyear, decade, century, millennium, era and epoch
 // are non-decreasing in their argument, and date_trunc in its second:
@@ -158,7 +159,9 @@ func init() {
 	for _, f := range Shorthands {
 		mustRegister(f)
 	}
-	for _, f := range []Function{DatePartFn, DateTrunc, DateDiff, LastDay, MakeDate, MakeTimestamp, Strftime, Strptime} {
+	for _, f := range []Function{DatePartFn, DateTrunc, DateDiff, LastDay, MakeDate, MakeTimestamp, Strftime, Strptime,
+		ToMillennia, ToCenturies, ToDecades, ToYears, ToQuarters, ToMonths, ToWeeks, ToDays, ToHours, ToMinutes,
+		ToSeconds, ToMilliseconds, ToMicroseconds} {
 		mustRegister(f)
 	}
 	for alias, f := range map[string]Function{
@@ -178,7 +181,9 @@ func init() {
 		}
 		builtinProperties[n] = p
 	}
-	for _, id := range []string{IDDatePart, IDDateDiff, IDLastDay, IDMakeDate, IDMakeTimestamp, IDStrftime, IDStrptime} {
+	for _, id := range []string{IDDatePart, IDDateDiff, IDLastDay, IDMakeDate, IDMakeTimestamp, IDStrftime, IDStrptime,
+		IDToMillennia, IDToCenturies, IDToDecades, IDToYears, IDToQuarters, IDToMonths, IDToWeeks, IDToDays,
+		IDToHours, IDToMinutes, IDToSeconds, IDToMilliseconds, IDToMicroseconds} {
 		builtinProperties[id] = declared
 	}
 	builtinProperties[IDDateTrunc] = dateTruncProperties
@@ -243,9 +248,15 @@ func (p partFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
 // isTimePart reports whether p is a field of a time of day.
 func isTimePart(p DatePart) bool { return p >= PartHour }
 
-// argPartOf checks that argument i has part p: a date or timestamp, or a
-// time for the parts of a time of day.
+// argPartOf checks that argument i has part p: a date or timestamp, a
+// time for the parts of a time of day, an interval for its parts.
 func argPartOf(f Function, args []dtype.DType, i int, p DatePart) error {
+	if t := args[i]; t.IsInterval() {
+		if isIntervalPart(p) {
+			return nil
+		}
+		return argErr(f, i, "has type %s, which has no %s (an interval has year, quarter, month, day, decade, century, millennium, hour, minute, second, millisecond, microsecond and epoch)", t, p)
+	}
 	if t := args[i]; t.IsTemporal() && t.ExtID() == dtype.ExtTime {
 		if isTimePart(p) {
 			return nil
@@ -289,7 +300,7 @@ func (d datePart) ReturnTypeConst(args []dtype.DType, consts []*scalar.Scalar) (
 		return dtype.DType{}, err
 	}
 	if null {
-		if !args[1].IsTemporal() {
+		if !args[1].IsTemporal() && !args[1].IsInterval() {
 			return dtype.DType{}, argTemporal(d, args, 1)
 		}
 		return dtype.Primitive(dtype.I64, true), nil

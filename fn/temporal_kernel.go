@@ -50,6 +50,13 @@ func evalPart(f Function, ctx *Context, p DatePart, x datum.Datum, ret dtype.DTy
 	if x.DType().IsNull() {
 		return kernels.NullResult(ret, x.Len()), nil
 	}
+	if x.DType().IsInterval() {
+		if p == PartEpoch {
+			return kernels.IntervalEpoch(ctx.Mem, x, ret), nil
+		}
+		res, err := kernels.IntervalPart(ctx.Mem, kernels.Part(p), x, ret)
+		return res, kernelError(f.ID(), err)
+	}
 	var in kernels.Temporal
 	var err error
 	if t := x.DType(); t.IsTemporal() && t.ExtID() == dtype.ExtTime && isTimePart(p) {

@@ -14,7 +14,7 @@ import (
 // testSchema is the root type the bind golden tests and FuzzBind bind against.
 const testSchema = `struct<a: i32, b: i32?, u: u8, f: f64, d: decimal(15,2), s: utf8, s2: utf8?, bin: binary, ` +
 	`dt: date, ts: timestamp(us), xs: list<i32>, ys: list<list<i32?>>?, fx: fixed_size_list<f64, 3>, ` +
-	`st: struct<x: i32, y: utf8?>?>`
+	`st: struct<x: i32, y: utf8?>?, iv: interval?>`
 
 var testScope = expr.ScopeOf(mustType(testSchema))
 

@@ -3,10 +3,13 @@ package parse
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/scalar"
@@ -119,6 +122,8 @@ func (p *parser) word() (expr.Expr, error) {
 		}
 		p.next()
 		return p.name(t.text), nil
+	case "interval":
+		return p.interval()
 	case "not":
 		return nil, p.expected("an expression" + p.after() + " (put NOT … in parentheses there)")
 	}
@@ -143,6 +148,101 @@ func (p *parser) typedLiteral(t dtype.DType) (expr.Expr, error) {
 		return nil, p.errAt(str.start, err, "invalid %s literal '%s': %v", kw, clip(strings.ReplaceAll(str.text, "'", "''")), err)
 	}
 	return expr.LitScalar(s), nil
+}
+
+// interval reads DuckDB's interval syntax: INTERVAL '1 year 2 days' and
+// INTERVAL 'n' UNIT and INTERVAL n UNIT are literals (a fractional n is
+// truncated, as DuckDB truncates it), INTERVAL (x) UNIT is to_<unit>(x).
+func (p *parser) interval() (expr.Expr, error) {
+	kw := p.tok
+	p.next()
+	t := p.tok
+	const forms = "INTERVAL '3 days', INTERVAL 3 DAY or INTERVAL (x) DAY"
+	switch {
+	case t.kind == tokString && !p.peekUnit():
+		p.next()
+		s, err := scalar.Cast(scalar.String(t.text), dtype.Interval(false))
+		if err != nil {
+			return nil, p.errAt(t.start, err, "invalid INTERVAL literal '%s': %v", clip(strings.ReplaceAll(t.text, "'", "''")), err)
+		}
+		return expr.LitScalar(s), nil
+	case t.kind == tokString || t.kind == tokNumber:
+		p.next()
+		unit, err := p.intervalUnit(kw)
+		if err != nil {
+			return nil, err
+		}
+		n, err := truncatedCount(t.text)
+		if err != nil {
+			return nil, p.errAt(t.start, err, "INTERVAL takes a whole number of units, not %s: %v", describe(t), err)
+		}
+		s, err := fn.IntervalOf(unit, n)
+		if err != nil {
+			return nil, p.errAt(t.start, err, "INTERVAL %s %s: %v", t.text, strings.ToUpper(unit.ID()[len("to_"):]), err)
+		}
+		return expr.LitScalar(s), nil
+	case t.is("("):
+		x, err := p.primary()
+		if err != nil {
+			return nil, err
+		}
+		unit, err := p.intervalUnit(kw)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Apply(unit, x), nil
+	}
+	return nil, p.errAt(t.start, nil, "INTERVAL takes a string, a number or a parenthesised expression and a unit, as in %s; found %s", forms, describe(t))
+}
+
+// peekUnit reports whether the token after the current one is a unit of
+// INTERVAL n UNIT.
+func (p *parser) peekUnit() bool {
+	t := p.peek()
+	if t.kind != tokIdent {
+		return false
+	}
+	_, ok := fn.IntervalUnit(t.text)
+	return ok
+}
+
+// intervalUnit reads the unit of INTERVAL n UNIT: its to_* function.
+func (p *parser) intervalUnit(kw token) (fn.Function, error) {
+	t := p.tok
+	if t.kind == tokIdent {
+		if f, ok := fn.IntervalUnit(t.text); ok {
+			g, ok := p.lookup(f.ID())
+			if !ok {
+				return nil, p.errAt(kw.start, nil, "INTERVAL … %s needs the function %s, which the registry does not have", strings.ToUpper(t.text), f.ID())
+			}
+			p.next()
+			return g, nil
+		}
+	}
+	return nil, p.errAt(t.start, nil, "INTERVAL needs a unit here (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, …), found %s", describe(t))
+}
+
+// truncatedCount is the number text (a string's text in INTERVAL '2' DAY)
+// truncated toward zero, as DuckDB truncates the count of INTERVAL n UNIT.
+func truncatedCount(text string) (int64, error) {
+	s, err := scalar.ParseNumber(strings.TrimSpace(text))
+	if err != nil {
+		return 0, err
+	}
+	if s.DType().IsInt() {
+		if v, err := scalar.Cast(s, dtype.Primitive(dtype.I64, false)); err == nil {
+			return v.Value().(int64), nil
+		}
+	}
+	f, err := scalar.Cast(s, dtype.Primitive(dtype.F64, false))
+	if err != nil {
+		return 0, err
+	}
+	x := math.Trunc(f.Value().(float64))
+	if x != x || x < -(1<<63) || x >= 1<<63 {
+		return 0, fmt.Errorf("%w: %s is out of range", errs.ErrOverflow, text)
+	}
+	return int64(x), nil
 }
 
 // typeName reads a type at the current token with dtype.ParsePrefix.

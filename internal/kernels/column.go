@@ -51,7 +51,7 @@ func (f Fixed[T]) At(i int) T {
 
 // FixedOf views d as values of T. T must be the Go type of d's physical
 // layout: the primitive's type, int32 or int64 for dates and times,
-// half for f16, decimal128.Num for decimals.
+// half for f16, decimal128.Num for decimals, Interval for intervals.
 func FixedOf[T any](d datum.Datum) Fixed[T] {
 	if d.IsScalar() {
 		s := d.Scalar()
@@ -116,6 +116,8 @@ func goValue[T any](v any) (out T) {
 		*p, _ = v.(decimal128.Num)
 	case *bool:
 		*p, _ = v.(bool)
+	case *Interval:
+		*p, _ = v.(Interval)
 	}
 	return out
 }

@@ -389,6 +389,8 @@ func cmpFillRows(mem memory.Allocator, op CmpOp, words []uint64, l, r datum.Datu
 		}
 	case dtype.KindUtf8, dtype.KindBinary:
 		return cmpBytes(op, words, l, r)
+	case dtype.KindInterval:
+		cmpIntervals(op, words, FixedOf[Interval](l), FixedOf[Interval](r))
 	case dtype.KindStruct, dtype.KindList, dtype.KindFixedSizeList:
 		if op != CmpEq && op != CmpNe && op != cmpSame {
 			return fmt.Errorf("no ordering for %s", t)
