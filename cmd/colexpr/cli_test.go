@@ -193,6 +193,9 @@ var cliCases = []cliCase{
 
 	// explain over the demo schema.
 	{name: "explain_tpch", args: []string{"explain", "l_quantity < 24 AND l_discount BETWEEN 0.05 AND 0.07"}},
+	{name: "interval_values", args: []string{"query", "--demo-rows", "3", "--select", "l_shipdate, l_shipdate + INTERVAL 1 MONTH AS next_month, l_receiptdate - l_shipdate::timestamp AS transit, INTERVAL '1 year 14 months -3 days 04:05:06.5' AS iv, -INTERVAL (l_linenumber) HOUR AS back"}},
+	{name: "explain_interval", args: []string{"explain", "l_shipdate + INTERVAL 1 MONTH > TIMESTAMP '1995-01-01 00:00:00' AND l_receiptdate - l_shipdate::timestamp < '2 weeks'"}},
+	{name: "interval_jsonl", args: []string{"query", "--format", "jsonl", "--demo-rows", "2", "--select", "INTERVAL '1 day -02:00' AS iv, date_part('hour', INTERVAL '25:00:00') AS h"}},
 	{name: "explain_price", args: []string{"explain", "l_extendedprice * (1 - l_discount) > 1000 AND l_shipdate >= DATE '1995-01-01'"}},
 	{name: "explain_nested", args: []string{"explain", "coalesce(l_dims.w, 0) > 50 OR l_shipmode IN ('AIR', 'REG AIR')"}},
 	{name: "explain_lambda", args: []string{"explain", "list_any(l_tags, t -> t = 'fragile') AND l_returnflag = 'R'"}},

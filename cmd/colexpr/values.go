@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/colexpr/colexpr/internal/interval"
 )
 
 // Rendering of single values, shared by the output formats.
@@ -148,6 +150,11 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 				}
 				return appendTime(b, t, timestampLayout+"-07:00")
 			})
+		}
+	case *array.MonthDayNanoInterval:
+		// As DuckDB prints an INTERVAL: 1 year 2 months 3 days 04:05:06.
+		return func(b []byte, i int) []byte {
+			return quoted(b, asJSON, func(b []byte) []byte { return interval.Append(b, a.Value(i)) })
 		}
 	case array.ListLike:
 		if _, isMap := arr.(*array.Map); isMap {

@@ -158,11 +158,11 @@ func addMonthsDays(day, months, days int64) int64 {
 	return day + days
 }
 
-// shiftTicks is the timestamp v (per ticks a second) moved by the interval
-// iv (subtracted when sub), in out ticks a second (out >= per, both powers
-// of ten): the months (clamped to the month's end) and the days move the
-// date, the nanoseconds the instant.
-func shiftTicks(v, per, out int64, iv Interval, sub bool) (int64, bool) {
+// shiftTicks is the instant tod ticks (per a second) after the midnight of
+// day, moved by the interval iv (subtracted when sub), in out ticks a
+// second (out >= per, both powers of ten): the months (clamped to the
+// month's end) and the days move the date, the nanoseconds the instant.
+func shiftTicks(day, tod, per, out int64, iv Interval, sub bool) (int64, bool) {
 	months, days, ns := int64(iv.Months), int64(iv.Days), iv.Nanoseconds
 	if sub {
 		if ns == math.MinInt64 {
@@ -170,7 +170,6 @@ func shiftTicks(v, per, out int64, iv Interval, sub bool) (int64, bool) {
 		}
 		months, days, ns = -months, -days, -ns
 	}
-	day, tod := splitTicks(v, per)
 	day = addMonthsDays(day, months, days)
 	tod *= out / per // exact: a finer unit
 	r, ok := mulChecked(day, secondsPerDay*out)
@@ -190,12 +189,13 @@ func AddInterval(mem memory.Allocator, in Temporal, x, iv datum.Datum, sub bool,
 	out := ret.Unit().PerSecond()
 	if in.Date {
 		return checkedBinary(mem, x, iv, ret, errTimestampRange, func(d int32, v Interval) (int64, bool) {
-			return shiftTicks(int64(d), 1, out, v, sub)
+			return shiftTicks(int64(d), 0, 1, out, v, sub)
 		})
 	}
 	per := in.PerSecond
 	return checkedBinary(mem, x, iv, ret, errTimestampRange, func(t int64, v Interval) (int64, bool) {
-		return shiftTicks(t, per, out, v, sub)
+		day, tod := splitTicks(t, per)
+		return shiftTicks(day, tod, per, out, v, sub)
 	})
 }
 
