@@ -144,6 +144,11 @@ type importSpec struct {
 	build func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error)
 	// hof marks the higher-order functions: argument 1 is a lambda.
 	hof fn.Function
+	// typed, when set, builds instead of build, given also the call's
+	// declared output type (nil when it declares none): for the
+	// functions whose Substrait result type depends on more than
+	// colexpr's argument types (date + interval_year is a date).
+	typed func(args []*expr.Bound, chosen map[string]string, out *dtype.DType) (*expr.Bound, error)
 }
 
 func call(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, error) {

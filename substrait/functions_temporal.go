@@ -3,6 +3,8 @@ package substrait
 import (
 	"github.com/substrait-io/substrait-go/v8/extensions"
 
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 )
 
@@ -40,5 +42,27 @@ func init() {
 	// any1 signatures take the same types).
 	for name, f := range map[string]fn.Function{"lt": fn.Lt, "lte": fn.LtEq, "gt": fn.Gt, "gte": fn.GtEq} {
 		imports[extensions.ID{URN: urnDatetime, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
+	}
+	// Intervals: Substrait's interval_year, interval_day and
+	// interval_compound are colexpr's interval (months, days,
+	// nanoseconds). add and subtract of a date or timestamp and an
+	// interval are colexpr's + and - (months clamped to the month's end,
+	// as DuckDB), add_intervals is + of intervals. Where Substrait types
+	// the result a date (a date and an interval_year, or subtract of a
+	// date and an interval_day) and colexpr a timestamp, the result is
+	// cast to date: exact for whole months, and a time of day is dropped
+	// (Substrait does not say what a date minus hours is).
+	imports[extensions.ID{URN: urnDatetime, Name: "add"}] = importSpec{allowed: noOptions, typed: datetimeArith(fn.Add)}
+	imports[extensions.ID{URN: urnDatetime, Name: "subtract"}] = importSpec{allowed: noOptions, typed: datetimeArith(fn.Sub)}
+	imports[extensions.ID{URN: urnDatetime, Name: "add_intervals"}] = importSpec{allowed: noOptions, typed: datetimeArith(fn.Add)}
+}
+
+func datetimeArith(f fn.Function) func([]*expr.Bound, map[string]string, *dtype.DType) (*expr.Bound, error) {
+	return func(args []*expr.Bound, _ map[string]string, out *dtype.DType) (*expr.Bound, error) {
+		r, err := expr.NewCall(f, args...)
+		if err != nil || out == nil || out.ExtID() != dtype.ExtDate || r.DType().ExtID() != dtype.ExtTimestamp {
+			return r, err
+		}
+		return expr.NewCall(fn.Cast(dtype.Date(r.DType().Nullable())), r)
 	}
 }

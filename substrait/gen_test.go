@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/colexpr/colexpr/dtype"
@@ -345,6 +346,8 @@ func (g *gen) scalar(t dtype.DType) scalar.Scalar {
 		default:
 			v = g.r.Int64N(1<<50) - 1<<49
 		}
+	case dtype.KindInterval:
+		v = arrow.MonthDayNanoInterval{Months: int32(g.pick(30)) - 15, Days: int32(g.pick(60)) - 30, Nanoseconds: g.r.Int64N(1<<40) - 1<<39}
 	case dtype.KindList:
 		n := g.pick(4)
 		elems := make([]scalar.Scalar, n)

@@ -417,7 +417,20 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where,
 	if err != nil {
 		return nil, false, m.fail(path, node, err)
 	}
-	if b, err = spec.build(args, chosen); err != nil {
+	if spec.typed != nil {
+		var out *dtype.DType
+		if sf.OutputType != nil {
+			d, err := dtypeOf(sf.OutputType, nil)
+			if err != nil {
+				return nil, false, m.fail(path, node, err)
+			}
+			out = &d
+		}
+		b, err = spec.typed(args, chosen, out)
+	} else {
+		b, err = spec.build(args, chosen)
+	}
+	if err != nil {
 		return nil, false, m.fail(path, node, typeErr(err))
 	}
 	if castTo != nil && id.URN == urnDecimal && name == "subtract" && isDecimalZero(args[0]) &&

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	sexpr "github.com/substrait-io/substrait-go/v8/expr"
 	"github.com/substrait-io/substrait-go/v8/types"
@@ -159,6 +160,8 @@ func literalType(l *pb.Expression_Literal) (dtype.DType, error) {
 			return dtype.DType{}, invalid("decimal literal: %v", err)
 		}
 		return dtype.Decimal(p, s, n), nil
+	case *pb.Expression_Literal_IntervalYearToMonth_, *pb.Expression_Literal_IntervalDayToSecond_, *pb.Expression_Literal_IntervalCompound_:
+		return dtype.Interval(n), nil
 	case *pb.Expression_Literal_Null:
 		t, err := dtypeOf(v.Null, nil)
 		if err != nil {
@@ -263,6 +266,12 @@ func goValue(l *pb.Expression_Literal, t dtype.DType) (any, error) {
 		return v.String_, nil
 	case *pb.Expression_Literal_Binary:
 		return string(v.Binary), nil
+	case *pb.Expression_Literal_IntervalYearToMonth_:
+		return intervalOf(v.IntervalYearToMonth, nil)
+	case *pb.Expression_Literal_IntervalDayToSecond_:
+		return intervalOf(nil, v.IntervalDayToSecond)
+	case *pb.Expression_Literal_IntervalCompound_:
+		return intervalOf(v.IntervalCompound.GetIntervalYearToMonth(), v.IntervalCompound.GetIntervalDayToSecond())
 	case *pb.Expression_Literal_Date:
 		return int64(v.Date), nil
 	case *pb.Expression_Literal_Time: //nolint:staticcheck
@@ -309,4 +318,41 @@ func goValue(l *pb.Expression_Literal, t dtype.DType) (any, error) {
 		return []scalar.Scalar{}, nil
 	}
 	return nil, unsupported("%s literals have no colexpr counterpart", literalKind(l))
+}
+
+// intervalOf is the value of an interval literal as colexpr's interval
+// (months, days, nanoseconds): years and months make months, and seconds
+// with their fraction (microseconds, or subseconds at a precision of at
+// most 9 digits) make nanoseconds.
+func intervalOf(ym *pb.Expression_Literal_IntervalYearToMonth, ds *pb.Expression_Literal_IntervalDayToSecond) (any, error) {
+	var iv arrow.MonthDayNanoInterval
+	months := int64(ym.GetYears())*12 + int64(ym.GetMonths())
+	if months != int64(int32(months)) {
+		return nil, invalid("an interval of %d months does not fit colexpr's 32-bit months", months)
+	}
+	iv.Months = int32(months)
+	if ds != nil {
+		iv.Days = ds.GetDays()
+		nanos := int64(ds.GetSeconds()) * 1e9
+		switch pm := ds.GetPrecisionMode().(type) {
+		case *pb.Expression_Literal_IntervalDayToSecond_Microseconds:
+			nanos += int64(pm.Microseconds) * 1e3
+		case *pb.Expression_Literal_IntervalDayToSecond_Precision:
+			p := pm.Precision
+			if p < 0 || p > 9 {
+				return nil, unsupported("an interval literal of precision %d: colexpr's intervals count nanoseconds (precision 9 at most)", p)
+			}
+			scale := int64(1)
+			for range 9 - p {
+				scale *= 10
+			}
+			sub := ds.GetSubseconds()
+			if sub > math.MaxInt64/scale || sub < math.MinInt64/scale {
+				return nil, invalid("an interval literal of %d subseconds overflows", sub)
+			}
+			nanos += sub * scale
+		}
+		iv.Nanoseconds = nanos
+	}
+	return iv, nil
 }

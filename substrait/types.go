@@ -187,6 +187,18 @@ func dtypeOf(t *pb.Type, nm *names) (dtype.DType, error) {
 			return dtype.DType{}, err
 		}
 		variation, d = k.PrecisionTimestampTz.GetTypeVariationReference(), dtype.Timestamp(u, defaultZone, nullableOf(k.PrecisionTimestampTz.GetNullability()))
+	case *pb.Type_IntervalYear_:
+		variation, d = k.IntervalYear.GetTypeVariationReference(), dtype.Interval(nullableOf(k.IntervalYear.GetNullability()))
+	case *pb.Type_IntervalDay_:
+		if p := k.IntervalDay.GetPrecision(); p > 9 {
+			return dtype.DType{}, unsupported("interval_day<%d>: colexpr's intervals count nanoseconds (precision 9 at most)", p)
+		}
+		variation, d = k.IntervalDay.GetTypeVariationReference(), dtype.Interval(nullableOf(k.IntervalDay.GetNullability()))
+	case *pb.Type_IntervalCompound_:
+		if p := k.IntervalCompound.GetPrecision(); p > 9 {
+			return dtype.DType{}, unsupported("interval_compound<%d>: colexpr's intervals count nanoseconds (precision 9 at most)", p)
+		}
+		variation, d = k.IntervalCompound.GetTypeVariationReference(), dtype.Interval(nullableOf(k.IntervalCompound.GetNullability()))
 	case *pb.Type_Decimal_:
 		p, s := int(k.Decimal.GetPrecision()), int(k.Decimal.GetScale())
 		if err := dtype.ValidDecimal(p, s); err != nil {
@@ -275,6 +287,11 @@ func sameShape(a, b *pb.Type) bool {
 
 // mustProto is the Substrait protobuf type of d, or nil when d has none.
 func mustProto(d dtype.DType) *pb.Type {
+	if d.IsInterval() {
+		// The Substrait type import reads as colexpr's interval (export
+		// writes no intervals yet).
+		return types.TypeToProto(types.NewIntervalCompoundType().WithPrecision(types.PrecisionNanoSeconds).WithNullability(nullability(d.Nullable())))
+	}
 	t, err := typeOf(d)
 	if err != nil {
 		return nil
