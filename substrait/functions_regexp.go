@@ -33,7 +33,7 @@ import (
 // U+0085, U+2028 and U+2029 as line ends, RE2's only \n; a pattern with
 // ICU-only syntax (lookaround, possessive quantifiers, backreferences in
 // the pattern) does not compile, which is an evaluation error. A match
-// that is not found gives '' (regexp_extract's, as DuckDB's), where
+// that is not found gives ” (regexp_extract's, as DuckDB's), where
 // Substrait does not say. Export writes none of these functions: colexpr's
 // regular expressions are refused there (see the refusals).
 func init() {
