@@ -137,12 +137,13 @@ func (s *Suite) colexprEval(src string, batches []arrow.RecordBatch) (Impl, erro
 	if err != nil {
 		return Impl{}, fmt.Errorf("bench: colexpr: %w", err)
 	}
+	pool := s.pool()
 	return Impl{
 		Engine: Colexpr,
-		How:    fmt.Sprintf("colexpr.Compile(%q) once, Program.Eval per batch", src),
+		How:    fmt.Sprintf("colexpr.Compile(%q) once, Program.Eval per batch into a colexpr.Pool", src),
 		Run: func(dig *Digest) error {
 			for _, b := range batches {
-				out, err := p.Eval(s.Mem, b)
+				out, err := p.Eval(pool, b)
 				if err != nil {
 					return err
 				}
@@ -157,6 +158,15 @@ func (s *Suite) colexprEval(src string, batches []arrow.RecordBatch) (Impl, erro
 			return nil
 		},
 	}, nil
+}
+
+// pool is a colexpr.Pool over s.Mem for one engine's batches, as a
+// program evaluating a stream of batches uses one: each batch's output,
+// once released, is the next one's memory. Close empties it.
+func (s *Suite) pool() *colexpr.Pool {
+	p := colexpr.NewPool(s.Mem)
+	s.onClose(func() error { p.Close(); return nil })
+	return p
 }
 
 // duckImpl prepares q once and runs it per repetition.
@@ -278,16 +288,17 @@ func (s *Suite) colexprQ6() (Impl, error) {
 	if err != nil {
 		return Impl{}, err
 	}
+	pool := s.pool()
 	return Impl{
 		Engine: Colexpr,
-		How:    "Program.Filter (predicate), then Program.Eval (projection) on the kept rows, per batch",
+		How:    "Program.Filter (predicate), then Program.Eval (projection) on the kept rows, per batch, into a colexpr.Pool",
 		Run: func(dig *Digest) error {
 			for _, b := range s.tables.q6 {
-				kept, err := pred.Filter(s.Mem, b)
+				kept, err := pred.Filter(pool, b)
 				if err != nil {
 					return err
 				}
-				out, err := proj.Eval(s.Mem, kept)
+				out, err := proj.Eval(pool, kept)
 				kept.Release()
 				if err != nil {
 					return err

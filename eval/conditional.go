@@ -12,6 +12,7 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/internal/kernels"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -277,7 +278,7 @@ func (ev *evaluator) concatGather(n int, t dtype.DType, srcs []kernels.ScatterSr
 	}
 	src := arrs[0]
 	if len(arrs) > 1 {
-		all, err := array.Concatenate(arrs, ev.mem)
+		all, err := array.Concatenate(arrs, zeroed.Allocator{Allocator: ev.mem})
 		if err != nil {
 			return nil, fmt.Errorf("eval: merging branches of type %s: %w", t, err)
 		}

@@ -123,6 +123,11 @@ type binding struct {
 	src    *binding
 	at     *env       // the env whose indices gather src
 	fields []*binding // the bindings of fields read so far (their name set)
+	// rec, when set, is $ as a record batch's columns (of struct type
+	// recType): a field is its column, and the struct array is made only
+	// when $ is read whole. The caller of the evaluation holds rec.
+	rec     arrow.RecordBatch
+	recType *arrow.StructType
 }
 
 // ready makes a binding holding d (whose reference it takes over).
@@ -132,6 +137,10 @@ func readyBinding(name string, d datum.Datum) *binding {
 
 // get returns the value, with a new reference the caller releases.
 func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
+	if !b.ready && b.rec != nil {
+		b.d = datum.FromArray(recordStruct(b.rec, b.recType), b.dt)
+		b.ready = true
+	}
 	if !b.ready {
 		s, err := b.src.get(mem)
 		if err != nil {
@@ -158,9 +167,9 @@ func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
 // isScalar reports whether the value is (or will be, once gathered) a
 // scalar.
 func (b *binding) isScalar() bool {
-	for ; !b.ready; b = b.src {
+	for ; !b.ready && b.rec == nil; b = b.src {
 	}
-	return b.d.IsScalar()
+	return b.ready && b.d.IsScalar()
 }
 
 // field is the binding of field name of a struct binding, whose dtype is
@@ -172,7 +181,14 @@ func (b *binding) field(mem memory.Allocator, name string, t dtype.DType) (*bind
 		}
 	}
 	var f *binding
-	if b.ready {
+	if !b.ready && b.rec != nil {
+		col, err := recordColumn(b.rec, name)
+		if err != nil {
+			return nil, err
+		}
+		col.Retain()
+		f = &binding{name: name, dt: t, n: b.n, d: datum.FromArray(col, t), ready: true}
+	} else if b.ready {
 		d, err := structField(mem, b.d, name, t)
 		if err != nil {
 			return nil, err
@@ -199,6 +215,14 @@ func (b *binding) release() {
 		b.d = datum.Datum{}
 		b.ready = false
 	}
+}
+
+// recordColumn is the column called name of rec.
+func recordColumn(rec arrow.RecordBatch, name string) (arrow.Array, error) {
+	if i := rec.Schema().FieldIndices(name); len(i) > 0 {
+		return rec.Column(i[0]), nil
+	}
+	return nil, fmt.Errorf("eval: get_item %q of a record batch with no such column", name)
 }
 
 // structField reads field name of a struct datum. For an array it is the

@@ -14,6 +14,7 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/internal/kernels"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -55,12 +56,26 @@ func (p *Prepared) EvalDatum(mem memory.Allocator, input datum.Datum, vars map[s
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	a, b := p.a, p.b
 	n := input.Len()
-	if a.usesRoot {
-		if err := checkDatum("the input ($)", input, a.root); err != nil {
+	var root *binding
+	if p.a.usesRoot {
+		if err := checkDatum("the input ($)", input, p.a.root); err != nil {
 			return datum.Datum{}, err
 		}
+		root = readyBinding("", rebroadcast(input, n).Retain())
+	}
+	return p.evalIn(mem, n, root, vars)
+}
+
+// evalIn evaluates the prepared tree over n rows with $ bound to root (nil
+// when the tree does not read $; evalIn releases it) and the free
+// variables to vars.
+func (p *Prepared) evalIn(mem memory.Allocator, n int, root *binding, vars map[string]datum.Datum) (datum.Datum, error) {
+	a, b := p.a, p.b
+	top := &env{n: n}
+	defer top.release()
+	if root != nil {
+		top.root = top.own(root)
 	}
 	for name, t := range a.free {
 		v, ok := vars[name]
@@ -76,13 +91,8 @@ func (p *Prepared) EvalDatum(mem memory.Allocator, input datum.Datum, vars map[s
 	}
 	if n == 0 {
 		// No rows: nothing is evaluated, so nothing can fail.
-		arr := array.MakeArrayOfNull(mem, dtype.ToArrow(b.DType()), 0)
+		arr := zeroed.NullArray(mem, dtype.ToArrow(b.DType()), 0)
 		return datum.FromArray(arr, b.DType()), nil
-	}
-	top := &env{n: n}
-	defer top.release()
-	if a.usesRoot {
-		top.root = top.own(readyBinding("", rebroadcast(input, n).Retain()))
 	}
 	for name := range a.free {
 		top.vars = append(top.vars, top.own(readyBinding(name, rebroadcast(vars[name], n).Retain())))
@@ -133,14 +143,15 @@ func EvalConstant(mem memory.Allocator, b *expr.Bound) (scalar.Scalar, error) {
 	return toScalar(d, b.DType())
 }
 
-// recordStruct is the non-null struct array of rec's columns.
-func recordStruct(rec arrow.RecordBatch) arrow.Array {
+// recordStruct is the non-null struct array of rec's columns, of type st
+// (arrow.StructOf(rec.Schema().Fields()...), which callers keep).
+func recordStruct(rec arrow.RecordBatch, st *arrow.StructType) arrow.Array {
 	cols := rec.Columns()
 	children := make([]arrow.ArrayData, len(cols))
 	for i, c := range cols {
 		children[i] = c.Data()
 	}
-	d := array.NewData(arrow.StructOf(rec.Schema().Fields()...), int(rec.NumRows()), []*memory.Buffer{nil}, children, 0, 0)
+	d := array.NewData(st, int(rec.NumRows()), []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d)
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -39,9 +40,13 @@ func Filter(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arro
 
 // filter is Filter of a prepared bool predicate.
 func filter(mem memory.Allocator, p *Prepared, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	st := recordStruct(rec)
-	defer st.Release()
-	keep, err := filterRows(mem, p, datum.FromArray(st, p.inputType(st)))
+	root, err := p.recordBinding(rec)
+	if err != nil {
+		return nil, err
+	}
+	sc := scratchPool.Get().(*filterScratch)
+	defer scratchPool.Put(sc)
+	keep, err := filterRows(mem, p, int(rec.NumRows()), root, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -66,31 +71,24 @@ func filter(mem memory.Allocator, p *Prepared, rec arrow.RecordBatch) (arrow.Rec
 	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.n)), nil
 }
 
-// filterRows is the rows of input where the prepared predicate is true:
-// all of them (list nil) or the listed ones. It checks the input as
-// EvalDatum does (Filter has no variables).
-func filterRows(mem memory.Allocator, p *Prepared, input datum.Datum) (rows, error) {
-	a := p.a
-	if a.usesRoot {
-		if err := checkDatum("the input ($)", input, a.root); err != nil {
-			return rows{}, err
-		}
+// filterRows is the rows where the prepared predicate is true, of n rows
+// with $ bound to root (nil when the predicate does not read $; filterRows
+// releases it): all of them (list nil) or the listed ones. Filter has no
+// variables.
+func filterRows(mem memory.Allocator, p *Prepared, n int, root *binding, sc *filterScratch) (rows, error) {
+	top := &env{n: n}
+	defer top.release()
+	if root != nil {
+		top.root = top.own(root)
 	}
-	for name := range a.free {
+	for name := range p.a.free {
 		return rows{}, fmt.Errorf("eval: no value for the free variable %q", name)
 	}
-	n := input.Len()
 	if n == 0 {
 		return all(0), nil // no rows: nothing is evaluated, so nothing can fail
 	}
-	top := &env{n: n}
-	defer top.release()
-	if a.usesRoot {
-		top.root = top.own(readyBinding("", rebroadcast(input, n).Retain()))
-	}
 	ev := newEvaluator(mem)
-	var s survivors
-	s.n, s.count = n, n
+	s := survivors{n: n, count: n, scratch: sc}
 	for i, c := range p.conjuncts {
 		fallible := p.fallible[i]
 		if i > 0 && s.count == 0 && !fallible {
@@ -121,6 +119,37 @@ type survivors struct {
 	bits     []byte  // n bits; nil: every row (when list is nil too)
 	list     []int32 // the rows, in increasing order, once sparse
 	sparse   bool
+	scratch  *filterScratch // the memory of bits and list
+}
+
+// filterScratch is the memory of one Filter call's survivors, reused by
+// later calls (through scratchPool), so that a stream of batches allocates
+// no bitmap or selection vector after the first.
+type filterScratch struct {
+	bits []byte
+	list []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(filterScratch) }}
+
+// bitmap is room for n bits, not cleared.
+func (f *filterScratch) bitmap(n int) []byte {
+	nb := int(bitutil.BytesForBits(int64(n)))
+	if cap(f.bits) < nb {
+		f.bits = make([]byte, nb)
+	}
+	return f.bits[:nb]
+}
+
+// setBits lists the set bits among the first n of bm (count of them, or
+// a guess) with kernels.AppendSelected, SIMD where the CPU has it, into
+// the scratch list.
+func (f *filterScratch) setBits(bm []byte, n, count int) []int32 {
+	if need := max(count, 0) + 64; cap(f.list) < need { // the kernel's room
+		f.list = make([]int32, 0, need)
+	}
+	f.list = kernels.AppendSelected(f.list[:0], bm, n)
+	return f.list
 }
 
 // and narrows s to the rows where d, a bool value over all rows, is true.
@@ -149,7 +178,7 @@ func (s *survivors) and(d datum.Datum) {
 		return
 	}
 	if s.bits == nil {
-		s.bits = make([]byte, bitutil.BytesForBits(int64(s.n)))
+		s.bits = s.scratch.bitmap(s.n)
 		bitutil.CopyBitmap(vals, off, s.n, s.bits, 0)
 	} else {
 		bitutil.BitmapAnd(s.bits, vals, 0, int64(off), s.bits, 0, int64(s.n))
@@ -159,7 +188,7 @@ func (s *survivors) and(d datum.Datum) {
 	}
 	s.count = bitutil.CountSetBits(s.bits, 0, s.n)
 	if s.count*4 < s.n {
-		s.list, s.bits, s.sparse = setBits(s.bits, s.n, s.count), nil, true
+		s.list, s.bits, s.sparse = s.scratch.setBits(s.bits, s.n, s.count), nil, true
 	}
 }
 
@@ -167,7 +196,7 @@ func (s *survivors) and(d datum.Datum) {
 // rows alone, in a subset env of top, and keeps those where it is true.
 func (s *survivors) andSubset(ev *evaluator, top *env, c *expr.Bound) error {
 	if !s.sparse {
-		s.list, s.bits, s.sparse = setBits(s.bits, s.n, s.count), nil, true
+		s.list, s.bits, s.sparse = s.scratch.setBits(s.bits, s.n, s.count), nil, true
 	}
 	r := rows{n: len(s.list), list: s.list}
 	p, err := ev.evalRows(top, r, c)
@@ -226,12 +255,8 @@ func (s *survivors) rows() rows {
 	case s.sparse:
 		return rows{n: s.count, list: s.list}
 	}
-	return rows{n: s.count, list: setBits(s.bits, s.n, s.count)}
+	return rows{n: s.count, list: s.scratch.setBits(s.bits, s.n, s.count)}
 }
-
-// setBits lists the set bits among the first n of bm (count of them):
-// kernels.SelectRows, SIMD where the CPU has it.
-func setBits(bm []byte, n, count int) []int32 { return kernels.SelectRows(bm, n, count) }
 
 // canFail reports whether evaluating b may raise an error on valid input:
 // whether any call in it, lambda bodies included, is Fallible.

@@ -47,7 +47,7 @@ func foldForBench(b *expr.Bound) (*expr.Bound, error) {
 // filterWhole is Filter as it was before conjuncts: the whole predicate
 // over every row, then a gather of the true rows.
 func filterWhole(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	st := recordStruct(rec)
+	st := recordStruct(rec, arrow.StructOf(rec.Schema().Fields()...))
 	defer st.Release()
 	a, _ := analyze(pred)
 	d, err := EvalDatum(mem, pred, datum.FromArray(st, a.root), nil)

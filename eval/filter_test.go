@@ -330,9 +330,11 @@ func TestKeepTrue(t *testing.T) {
 }
 
 // TestSetBits: setBits lists exactly the set bits among the first n, for
-// lengths around word boundaries and bits set beyond n.
+// lengths around word boundaries and bits set beyond n, with one scratch
+// reused from longer to shorter lists and back.
 func TestSetBits(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 63, 64, 65, 128, 200} {
+	sc := new(filterScratch)
+	for _, n := range []int{0, 1, 7, 63, 64, 65, 128, 200, 65, 3, 1000} {
 		bm := make([]byte, (n+7)/8+1) // one byte more than needed, all set past n
 		var want []int32
 		for i := range len(bm) * 8 {
@@ -343,7 +345,7 @@ func TestSetBits(t *testing.T) {
 				}
 			}
 		}
-		got := setBits(bm, n, len(want))
+		got := sc.setBits(bm, n, len(want))
 		if fmt.Sprint(got) != fmt.Sprint(want) { // nil and empty both print []
 			t.Errorf("n=%d: setBits = %v, want %v", n, got, want)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/internal/kernels"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -279,7 +280,7 @@ func (ev *evaluator) buildTransform(xs arrow.Array, fl flatList, res datum.Datum
 // elementValues is the body's result as an array of the element rows.
 func (ev *evaluator) elementValues(res datum.Datum, fl flatList, elemType arrow.DataType) (arrow.Array, error) {
 	if fl.elems.Len() == 0 {
-		return array.MakeArrayOfNull(ev.mem, elemType, 0), nil
+		return zeroed.NullArray(ev.mem, elemType, 0), nil
 	}
 	arr, err := materialize(ev.mem, res, res.DType())
 	if err != nil {

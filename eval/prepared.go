@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -28,6 +29,40 @@ type Prepared struct {
 	// and fallible says which of them can raise an error (Filter).
 	conjuncts []*expr.Bound
 	fallible  []bool
+	// lastRecord is $ as the record batches of one schema give it: the
+	// schema last seen, its struct type, and whether that holds the
+	// tree's $, so that a stream of batches checks it once.
+	lastRecord atomic.Pointer[recordRoot]
+}
+
+// recordRoot is what a record batch schema makes of $.
+type recordRoot struct {
+	schema *arrow.Schema
+	st     *arrow.StructType
+	err    error // $ cannot be a batch of this schema
+}
+
+// recordBinding is $ bound to rec's columns (nil when the tree does not
+// read $). A field read is the column itself; the struct array of all of
+// them is made only if $ is read whole.
+func (p *Prepared) recordBinding(rec arrow.RecordBatch) (*binding, error) {
+	if !p.a.usesRoot {
+		return nil, nil
+	}
+	schema := rec.Schema()
+	rr := p.lastRecord.Load()
+	if rr == nil || rr.schema != schema {
+		st := arrow.StructOf(schema.Fields()...)
+		rr = &recordRoot{schema: schema, st: st}
+		if !holdsType(st, p.a.root) {
+			rr.err = fmt.Errorf("eval: the input ($) has Arrow type %s, the expression was bound with %s", st, p.a.root)
+		}
+		p.lastRecord.Store(rr)
+	}
+	if rr.err != nil {
+		return nil, rr.err
+	}
+	return &binding{dt: p.a.root, n: int(rec.NumRows()), rec: rec, recType: rr.st}, nil
 }
 
 // Prepare checks b for evaluation.
@@ -84,9 +119,19 @@ func (p *Prepared) EvalRecord(mem memory.Allocator, rec arrow.RecordBatch) (arro
 	if rec == nil {
 		return nil, errors.New("eval: nil record batch")
 	}
-	st := recordStruct(rec)
-	defer st.Release()
-	return p.Eval(mem, st)
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	root, err := p.recordBinding(rec)
+	if err != nil {
+		return nil, err
+	}
+	d, err := p.evalIn(mem, int(rec.NumRows()), root, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return materialize(mem, d, p.b.DType())
 }
 
 // Filter is the package's Filter with the prepared tree as the predicate.

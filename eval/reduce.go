@@ -12,6 +12,7 @@ import (
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
 	"github.com/colexpr/colexpr/internal/kernels"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -131,7 +132,7 @@ func (ev *evaluator) listReduce(e *env, b *expr.Bound) (datum.Datum, error) {
 		cur, active = next, rows
 		k++
 	}
-	all, err := array.Concatenate(chunks, ev.mem)
+	all, err := array.Concatenate(chunks, zeroed.Allocator{Allocator: ev.mem})
 	if err != nil {
 		return datum.Datum{}, fmt.Errorf("eval: %w", err)
 	}

@@ -85,7 +85,7 @@ func shapeOf(msg *pb.Plan) (*shape, error) {
 			s.read, s.readAt = r.Read, path.add(".read")
 		default:
 			kind := relKind(rel)
-			return nil, &Error{Op: "import", Path: path.String(), Node: kind, Err: unsupported("a %s relation (%s); %s", kind, relMessage(kind), supportedShape)}
+			return nil, &Error{Op: "import", Path: path.String(), Node: kind, Err: unsupported("%s %s relation (%s); %s", article(kind), kind, relMessage(kind), supportedShape)}
 		}
 		break
 	}
@@ -118,6 +118,14 @@ func relKind(rel *pb.Rel) string {
 		return "(none)"
 	}
 	return string(fd.Name())
+}
+
+// article is "a" or "an", as the word after it starts.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // relMessage is the protobuf message of a relation kind: "join" is
@@ -215,7 +223,7 @@ func fileOf(it *pb.ReadRel_LocalFiles_FileOrFiles) (File, error) {
 		f.Path = u.Path
 	} else if err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
 		// A single letter is a Windows drive, not a scheme.
-		return f, unsupported("%s: a %s URI: colexpr reads local files (file:// URIs or paths)", uri, u.Scheme)
+		return f, unsupported("%s: a URI of scheme %s: colexpr reads local files (file:// URIs or paths)", uri, u.Scheme)
 	}
 	switch ff := it.FileFormat.(type) {
 	case *pb.ReadRel_LocalFiles_FileOrFiles_Parquet:
@@ -353,14 +361,14 @@ func ImportPlan(msg *pb.Plan, scope expr.Scope) (*PlanQuery, error) {
 		if names != nil {
 			want := 1 + len(structNames(c.expr.DType(), nil))
 			if k+want > len(names) {
-				return nil, &Error{Op: "import", Path: "relations[0].root.names", Err: invalid("the root has %d names; its %d output columns need %d or more", len(names), len(cols), k+want)}
+				return nil, &Error{Op: "import", Path: "relations[0].root.names", Err: invalid("the root gives %d names; its %d output columns need %d or more (a column's name, then those of the fields nested in it)", len(names), len(cols), k+want)}
 			}
 			name, k = names[k], k+want
 		}
 		q.Select = append(q.Select, Named{Name: name, Expr: c.expr})
 	}
 	if names != nil && k != len(names) {
-		return nil, &Error{Op: "import", Path: "relations[0].root.names", Err: invalid("the root has %d names; its output columns need %d", len(names), k)}
+		return nil, &Error{Op: "import", Path: "relations[0].root.names", Err: invalid("the root gives %d names; its output columns need %d (a column's name, then those of the fields nested in it)", len(names), k)}
 	}
 	return q, nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -101,7 +102,7 @@ func castArray(mem memory.Allocator, arr arrow.Array, from, to dtype.DType) (out
 	n := arr.Len()
 	switch {
 	case from.IsNull() || arr.NullN() == n && n > 0 && !to.IsNull():
-		return array.MakeArrayOfNull(mem, dtype.ToArrow(to), n), nil, nil
+		return zeroed.NullArray(mem, dtype.ToArrow(to), n), nil, nil
 	case from.EqualIgnoreNullability(to) && !hasNonNullableSlot(to):
 		if !arrow.TypeEqual(arr.DataType(), dtype.ToArrow(to)) {
 			// Only the nullability flags of nested fields differ.

@@ -23,6 +23,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/internal/zeroed"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -153,10 +154,10 @@ func ListValue(mem memory.Allocator, args []datum.Datum, ret dtype.DType, n int)
 	}
 	var child arrow.Array
 	if k == 0 {
-		child = array.MakeArrayOfNull(mem, elemType, 0)
+		child = zeroed.NullArray(mem, elemType, 0)
 	} else {
 		var err error
-		if child, err = array.Concatenate(arrs, mem); err != nil {
+		if child, err = array.Concatenate(arrs, zeroed.Allocator{Allocator: mem}); err != nil {
 			return datum.Datum{}, err
 		}
 	}
@@ -612,7 +613,7 @@ func ListConcat(mem memory.Allocator, args []datum.Datum, strict bool, ret dtype
 		views[j], children[j], bases[j] = lv, lv.child, total
 		total += lv.child.Len()
 	}
-	child, err := array.Concatenate(children, mem)
+	child, err := array.Concatenate(children, zeroed.Allocator{Allocator: mem})
 	if err != nil {
 		return datum.Datum{}, err
 	}

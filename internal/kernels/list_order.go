@@ -18,6 +18,7 @@ import (
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/internal/zeroed"
 )
 
 // ListHas is list_has_any(a, b) (all false) or list_has_all(a, b) (all
@@ -46,7 +47,7 @@ func ListHas(mem memory.Allocator, a, b datum.Datum, all bool, ret dtype.DType) 
 		defer bo.Release()
 	}
 	// The two children as one, so that one keyer reads both.
-	child, err := array.Concatenate([]arrow.Array{av.child, bv.child}, mem)
+	child, err := array.Concatenate([]arrow.Array{av.child, bv.child}, zeroed.Allocator{Allocator: mem})
 	if err != nil {
 		return datum.Datum{}, err
 	}
@@ -122,7 +123,7 @@ func ListPosition(mem memory.Allocator, xs, v datum.Datum, ret dtype.DType) (dat
 		return datum.Datum{}, err
 	}
 	defer vc.release()
-	child, err := array.Concatenate([]arrow.Array{lv.child, vc.arr}, mem)
+	child, err := array.Concatenate([]arrow.Array{lv.child, vc.arr}, zeroed.Allocator{Allocator: mem})
 	if err != nil {
 		return datum.Datum{}, err
 	}

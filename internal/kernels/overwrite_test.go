@@ -11,31 +11,9 @@ import (
 
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/memtest"
 	"github.com/colexpr/colexpr/scalar"
 )
-
-// dirtyAlloc hands out buffers full of 0xA5 bytes, as a recycling
-// allocator that does not clear reused memory (internal/recycle with zero
-// unset, or the benchmarks' recycler) would: a kernel that reads a byte of
-// its output before writing it gives a different result.
-type dirtyAlloc struct{ memory.Allocator }
-
-func (d dirtyAlloc) Allocate(n int) []byte {
-	b := d.Allocator.Allocate(n)
-	for i := range b {
-		b[i] = 0xA5
-	}
-	return b
-}
-
-func (d dirtyAlloc) Reallocate(n int, b []byte) []byte {
-	old := len(b)
-	nb := d.Allocator.Reallocate(n, b)
-	for i := old; i < len(nb); i++ {
-		nb[i] = 0xA5
-	}
-	return nb
-}
 
 // TestKernelsOverwrite checks that the kernels on the hot paths of the
 // benchmarks (checked arithmetic, comparison, Kleene logic, list_element)
@@ -96,7 +74,7 @@ func TestKernelsOverwrite(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer clean.Release()
-					dirty, err := c.call(dirtyAlloc{mem})
+					dirty, err := c.call(memtest.Dirty{Allocator: mem})
 					if err != nil {
 						t.Fatal(err)
 					}
