@@ -197,12 +197,22 @@ func TestPlanImportRefusals(t *testing.T) {
 				return &pb.Rel{RelType: &pb.Rel_Join{Join: &pb.JoinRel{Left: in, Right: in}}}
 			})
 		},
-		"an aggregate":   func(p *pb.Plan) { wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Aggregate{Aggregate: &pb.AggregateRel{Input: in}}} }) },
-		"a sort":         func(p *pb.Plan) { wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Sort{Sort: &pb.SortRel{Input: in}}} }) },
-		"a fetch":        func(p *pb.Plan) { wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Fetch{Fetch: &pb.FetchRel{Input: in}}} }) },
-		"a filter above": func(p *pb.Plan) { wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Filter{Filter: &pb.FilterRel{Input: in}}} }) },
-		"two relations":  func(p *pb.Plan) { p.Relations = append(p.Relations, p.Relations[0]) },
-		"no relation":    func(p *pb.Plan) { p.Relations = nil },
+		"an aggregate": func(p *pb.Plan) {
+			wrap(p, func(in *pb.Rel) *pb.Rel {
+				return &pb.Rel{RelType: &pb.Rel_Aggregate{Aggregate: &pb.AggregateRel{Input: in}}}
+			})
+		},
+		"a sort": func(p *pb.Plan) {
+			wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Sort{Sort: &pb.SortRel{Input: in}}} })
+		},
+		"a fetch": func(p *pb.Plan) {
+			wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Fetch{Fetch: &pb.FetchRel{Input: in}}} })
+		},
+		"a filter above": func(p *pb.Plan) {
+			wrap(p, func(in *pb.Rel) *pb.Rel { return &pb.Rel{RelType: &pb.Rel_Filter{Filter: &pb.FilterRel{Input: in}}} })
+		},
+		"two relations": func(p *pb.Plan) { p.Relations = append(p.Relations, p.Relations[0]) },
+		"no relation":   func(p *pb.Plan) { p.Relations = nil },
 		"a virtual table": func(p *pb.Plan) {
 			read(p).ReadType = &pb.ReadRel_VirtualTable_{VirtualTable: &pb.ReadRel_VirtualTable{}}
 		},
@@ -240,9 +250,11 @@ func TestPlanImportRefusals(t *testing.T) {
 		"an emit out of range": func(p *pb.Plan) {
 			p.Relations[0].GetRoot().Input.GetProject().Common.GetEmit().OutputMapping[0] = 17
 		},
-		"too few names":      func(p *pb.Plan) { p.Relations[0].GetRoot().Names = []string{"n"} },
-		"a filter not bool":  func(p *pb.Plan) { p.Relations[0].GetRoot().Input.GetProject().Input.GetFilter().Condition = p.Relations[0].GetRoot().Input.GetProject().Expressions[1] },
-		"no base schema":     func(p *pb.Plan) { read(p).BaseSchema = nil },
+		"too few names": func(p *pb.Plan) { p.Relations[0].GetRoot().Names = []string{"n"} },
+		"a filter not bool": func(p *pb.Plan) {
+			p.Relations[0].GetRoot().Input.GetProject().Input.GetFilter().Condition = p.Relations[0].GetRoot().Input.GetProject().Expressions[1]
+		},
+		"no base schema": func(p *pb.Plan) { read(p).BaseSchema = nil },
 		"a named table, no name": func(p *pb.Plan) {
 			read(p).ReadType = &pb.ReadRel_NamedTable_{NamedTable: &pb.ReadRel_NamedTable{}}
 		},
