@@ -72,7 +72,7 @@ var exports = map[string]exportSpec{
 	fn.IDEndsWith:     plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
 	fn.IDContains:     plain(urnString, option("case_sensitivity", "CASE_SENSITIVE")),
 	fn.IDConcat:       overload(urnString, "str", option("null_handling", "IGNORE_NULLS")),
-	fn.IDStringConcat: overload(urnString, "str", option("null_handling", "RETURN_NULL")),
+	fn.IDStringConcat: overload(urnString, "str", option("null_handling", "ACCEPT_NULLS")),
 	fn.IDSubstring:    plain(urnString, option("negative_start", "WRAP_FROM_END")),
 
 	fn.IDListLength:    plain(urnList),
@@ -93,6 +93,12 @@ var refusals = map[string]string{
 // plain is the function of the extension urn with the given options.
 func plain(urn string, opts ...*types.FunctionOption) exportSpec {
 	return func(name string, _ []dtype.DType) target { return target{urn, name, opts} }
+}
+
+// named is the function name of the extension urn, for a colexpr
+// function whose properties name no Substrait function.
+func named(urn, name string, opts ...*types.FunctionOption) exportSpec {
+	return func(string, []dtype.DType) target { return target{urn, name, opts} }
 }
 
 // overload is plain with the name qualified by a signature, as in
@@ -202,17 +208,10 @@ func init() {
 	imports[extensions.ID{URN: urnBoolean, Name: "or"}] = importSpec{allowed: noOptions, build: variadicLogic(fn.Or, false)}
 	imports[extensions.ID{URN: urnBoolean, Name: "not"}] = importSpec{allowed: noOptions, build: importNot}
 
-	caseSensitive := allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE"}})
-	for name, f := range map[string]fn.Function{"starts_with": fn.StartsWith, "ends_with": fn.EndsWith, "contains": fn.Contains} {
-		imports[extensions.ID{URN: urnString, Name: name}] = importSpec{allowed: caseSensitive, build: call(f)}
-	}
-	utf8 := allow(map[string][]string{"char_set": {"UTF8"}})
-	imports[extensions.ID{URN: urnString, Name: "lower"}] = importSpec{allowed: utf8, build: call(fn.Lower)}
-	imports[extensions.ID{URN: urnString, Name: "upper"}] = importSpec{allowed: utf8, build: call(fn.Upper)}
 	imports[extensions.ID{URN: urnString, Name: "char_length"}] = importSpec{allowed: noOptions, build: call(fn.Length)}
 	imports[extensions.ID{URN: urnString, Name: "octet_length"}] = importSpec{allowed: noOptions, build: call(fn.ByteLength)}
 	imports[extensions.ID{URN: urnString, Name: "concat"}] = importSpec{
-		allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS", "RETURN_NULL"}}),
+		allowed: allow(map[string][]string{"null_handling": {"IGNORE_NULLS", "ACCEPT_NULLS", "RETURN_NULL"}}),
 		build:   importConcat,
 	}
 	imports[extensions.ID{URN: urnString, Name: "like"}] = importSpec{
@@ -264,10 +263,12 @@ func importNot(args []*expr.Bound, _ map[string]string) (*expr.Bound, error) {
 	return expr.NewCall(fn.Not, args...)
 }
 
-// importConcat reads concat: IGNORE_NULLS is colexpr's concat; RETURN_NULL
+// importConcat reads concat: IGNORE_NULLS is colexpr's concat; ACCEPT_NULLS
+// (and RETURN_NULL, which colexpr's exports wrote before they used the
+// YAML's value)
 // is the || operator, a chain of string_concat.
 func importConcat(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
-	if chosen["null_handling"] != "RETURN_NULL" {
+	if nh := chosen["null_handling"]; nh != "ACCEPT_NULLS" && nh != "RETURN_NULL" {
 		return expr.NewCall(fn.Concat, args...)
 	}
 	if len(args) == 1 {

@@ -1,6 +1,8 @@
 package substrait
 
 import (
+	"fmt"
+
 	"github.com/substrait-io/substrait-go/v8/extensions"
 
 	"github.com/colexpr/colexpr/dtype"
@@ -19,6 +21,11 @@ func init() {
 	for _, id := range []string{fn.IDTrim, fn.IDLTrim, fn.IDRTrim, fn.IDLeft, fn.IDRight, fn.IDReverse, fn.IDRepeat, fn.IDLPad, fn.IDStringSplit} {
 		exports[id] = plain(urnString)
 	}
+	// rpad keeps the first characters of a longer string, and concat_ws
+	// skips nulls (null only for a null separator), in Substrait's test
+	// cases as in colexpr (DuckDB).
+	exports[fn.IDRPad] = named(urnString, "rpad")
+	exports[fn.IDConcatWS] = named(urnString, "concat_ws:str_str")
 	// length of a list and len of a string (DuckDB's) are cardinality and
 	// char_length.
 	exports[fn.IDLength] = func(name string, args []dtype.DType) target {
@@ -37,9 +44,7 @@ func init() {
 	exports[fn.IDStrPos] = plain(urnString, caseSensitive)
 
 	for why, ids := range map[string][]string{
-		"Substrait's rpad cuts a string longer than the length on the left; colexpr's (DuckDB's) keeps its first characters": {fn.IDRPad},
 		"Substrait's standard extensions have no such function":                                                              {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
-		"Substrait's concat_ws does not say how it treats nulls; colexpr's (DuckDB's) skips them":                            {fn.IDConcatWS},
 		"Substrait's regular expressions are ICU's, with position and occurrence arguments; colexpr's are RE2's with DuckDB's options": {
 			fn.IDRegexpMatches, fn.IDRegexpReplace, fn.IDRegexpExtract},
 	} {
@@ -50,10 +55,56 @@ func init() {
 
 	caseSensitiveOnly := allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE"}})
 	for name, f := range map[string]fn.Function{
-		"trim": fn.Trim, "ltrim": fn.LTrim, "rtrim": fn.RTrim, "left": fn.Left, "right": fn.Right,
-		"reverse": fn.Reverse, "repeat": fn.Repeat, "lpad": fn.LPad, "string_split": fn.StringSplit,
+		"left": fn.Left, "right": fn.Right, "reverse": fn.Reverse, "repeat": fn.Repeat, "lpad": fn.LPad, "rpad": fn.RPad,
+		"string_split": fn.StringSplit, "concat_ws": fn.ConcatWS,
 	} {
 		imports[extensions.ID{URN: urnString, Name: name}] = importSpec{allowed: noOptions, build: call(f)}
+	}
+	// trim, ltrim and rtrim: colexpr's trim(s) removes spaces, trim(s, cs)
+	// the characters of cs, which is spaces_only TRUE and FALSE.
+	for name, f := range map[string]fn.Function{"trim": fn.Trim, "ltrim": fn.LTrim, "rtrim": fn.RTrim} {
+		imports[extensions.ID{URN: urnString, Name: name}] = importSpec{
+			allowed: allow(map[string][]string{"spaces_only": {"TRUE", "FALSE"}}),
+			build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+				if chosen["spaces_only"] == "TRUE" && len(args) > 1 {
+					return nil, fmt.Errorf("%w: spaces_only TRUE with characters to trim: colexpr trims either spaces or the characters given", ErrUnsupported)
+				}
+				return expr.NewCall(f, args...)
+			},
+		}
+	}
+	// bit_length(s) is octet_length(s) * 8.
+	imports[extensions.ID{URN: urnString, Name: "bit_length"}] = importSpec{allowed: noOptions, build: unary(func(x *expr.Bound) (*expr.Bound, error) {
+		n, err := expr.NewCall(fn.ByteLength, x)
+		if err != nil {
+			return nil, err
+		}
+		return expr.NewCall(fn.Mul, n, expr.NewLiteral(scalar.Int64(8)))
+	})}
+	// lower and upper are colexpr's full Unicode case mappings.
+	unicode := allow(map[string][]string{"char_set": {"UTF8"}, "full_unicode": {"TRUE"}})
+	imports[extensions.ID{URN: urnString, Name: "lower"}] = importSpec{allowed: unicode, build: call(fn.Lower)}
+	imports[extensions.ID{URN: urnString, Name: "upper"}] = importSpec{allowed: unicode, build: call(fn.Upper)}
+	// contains, starts_with and ends_with with CASE_INSENSITIVE compare
+	// the lower-cased strings: f(lower(a), lower(b)).
+	for name, f := range map[string]fn.Function{"starts_with": fn.StartsWith, "ends_with": fn.EndsWith, "contains": fn.Contains} {
+		imports[extensions.ID{URN: urnString, Name: name}] = importSpec{
+			allowed: allow(map[string][]string{"case_sensitivity": {"CASE_SENSITIVE", "CASE_INSENSITIVE"}}),
+			build: func(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+				if chosen["case_sensitivity"] != "CASE_INSENSITIVE" || len(args) != 2 {
+					return expr.NewCall(f, args...)
+				}
+				a, err := expr.NewCall(fn.Lower, args[0])
+				if err != nil {
+					return nil, err
+				}
+				b, err := expr.NewCall(fn.Lower, args[1])
+				if err != nil {
+					return nil, err
+				}
+				return expr.NewCall(f, a, b)
+			},
+		}
 	}
 	imports[extensions.ID{URN: urnString, Name: "replace"}] = importSpec{allowed: caseSensitiveOnly, build: call(fn.Replace)}
 	imports[extensions.ID{URN: urnString, Name: "strpos"}] = importSpec{allowed: caseSensitiveOnly, build: call(fn.StrPos)}
