@@ -44,7 +44,7 @@ func init() {
 	exports[fn.IDStrPos] = plain(urnString, caseSensitive)
 
 	for why, ids := range map[string][]string{
-		"Substrait's standard extensions have no such function":                                                              {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
+		"Substrait's standard extensions have no such function": {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
 		"Substrait's regular expressions are ICU's, with position and occurrence arguments; colexpr's are RE2's with DuckDB's options": {
 			fn.IDRegexpMatches, fn.IDRegexpReplace, fn.IDRegexpExtract},
 	} {
