@@ -22,6 +22,23 @@
 // optimizer's trace), which is what explain prints. Package scan compiles a
 // query's expressions this way, once, against a file's whole schema.
 //
+// A stream of batches evaluated into a Pool reuses memory: each result,
+// once released, gives its buffers to a later batch's, so that a program
+// evaluated batch after batch takes no new Arrow memory after the first
+// batches (and its output lands in memory still in cache):
+//
+//	pool := colexpr.NewPool(mem)
+//	defer pool.Close()
+//	for batch := range batches {
+//		mask, err := p.Eval(pool, batch)
+//		…
+//		mask.Release() // its buffers go back to the pool
+//	}
+//
+// A record batch's columns are read as they are, without a struct array
+// around them, so a batch costs a handful of small Go objects however wide
+// it is.
+//
 // Every stage is also a package of its own, usable alone: parse, coerce,
 // expr (binding and scopes), optimize, partition, eval, dtype and scalar.
 //
