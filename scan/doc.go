@@ -74,6 +74,53 @@
 // negatives, so this too only skips row groups with no matching row.
 // Stats.RowGroupsSkippedBloom and BloomFilters say what the filters did.
 //
+// # Page index
+//
+// Where a Parquet column chunk has a page index — a column index (each
+// data page's minimum, maximum, null count, and whether it is all null)
+// and an offset index (where each page starts, in rows and in bytes) — the
+// scan skips pages too, within the row groups read that are not taken
+// whole. The pages of different columns start at different rows, so the
+// row group is cut at every page start of the filter's columns into
+// intervals within which each of those columns is in one page, whose
+// statistics are the interval's (a page's null count holds for a part of
+// it only when it is 0 or the page is all null). The row groups'
+// falsifier is evaluated over the intervals of every row group at once;
+// the intervals it does not rule out, merged where they touch, are the
+// row ranges read. Every column read — the filter's and the select
+// list's — is then read at those rows only, all columns aligned whatever
+// their page boundaries: its reader seeks to the first page a range
+// overlaps, through its offset index, so the pages between are neither
+// read nor decompressed, and drops the rows of a page before a range
+// (package internal/pqread, Options.RowRanges). A row error still names
+// the row of the file.
+//
+// With pages sorted by a column (colexpr demo --sort l_shipdate, pages of
+// 8192 rows), one day of ship dates reads 2 pages of each column of one
+// row group, of 10 000 000 rows. Pages are skipped only for files whose
+// columns pqread reads (flat columns: not a query that reads a list or a
+// struct column, which goes through arrow-go's record reader), and not
+// in the files of a dataset yet. The bounds of the column index are read
+// as the footer's are (statValue, the same types and orders), without an
+// exactness flag: the format defines them as lower and upper bounds that
+// a writer which shortens a value must keep; an empty byte array maximum,
+// which some writers leave for a page without statistics, is not used. A
+// NaN makes no bound, and arrow-go writes no column index for a chunk
+// with a page of NaN only (nor of values too long for statistics): its
+// pages are then read. An index that cannot be decoded, or whose
+// locations lie outside the file, is not used; Stats.PageNote says why.
+// Stats.PageGroups, Pages, PagesSkipped and BytesSkippedPages say what
+// the page index did; Stats.BytesSkipped what all pruning left unread.
+//
+// ParquetWriter writes the page index of every column, and, unless
+// ParquetOptions.Buffered, pages of ParquetOptions.PageRows rows (8192
+// by default) in every column alike.
+//
+// The page index is read with arrow-go's metadata API (the file reader's
+// GetPageIndexReader, ColumnIndex and OffsetIndex), which exposes all
+// that page pruning needs: the raw bounds of each page, its null count,
+// its null_pages flag and its location.
+//
 // The footer's statistics are decoded by hand (thrift.go), not through
 // arrow-go's metadata API, which, as of v18.9.0, still hides two things
 // pruning needs: its TypedStatistics report one HasMinMax for both bounds

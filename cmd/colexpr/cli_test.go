@@ -113,6 +113,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		writeUnsignedFile(t, filepath.Join(d, "unsigned.arrow"))
 		writeSubstraitFixtures(t, d)
 		writeDatasetFixtures(t, d)
+		writePagesFixture(t, d)
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")
@@ -188,6 +189,9 @@ var cliCases = []cliCase{
 	{name: "stats_is_null", args: []string{"query", "--stats", "--format", "csv", "--where", "small IS NULL", "--select", "id, small", "$DIR/fixture.parquet"}},
 	{name: "stats_float", args: []string{"query", "--stats", "--format", "csv", "--where", "x < 0", "--select", "id, x", "$DIR/fixture.parquet"}},
 	{name: "stats_string", args: []string{"query", "--stats", "--format", "csv", "--where", "name LIKE 'pla%' OR pt.b = 'zzz'", "--select", "id, name", "$DIR/fixture.parquet"}},
+	// The page index: of the one row group, the pages of one day.
+	{name: "stats_pages", args: []string{"query", "--stats", "--format", "csv", "--where", "l_shipdate = DATE '1995-06-17'", "--select", "l_orderkey, l_linenumber, l_shipdate", "$DIR/pages/sorted.parquet"}},
+	{name: "stats_pages_no_prune", args: []string{"query", "--stats", "--no-prune", "--format", "csv", "--where", "l_shipdate = DATE '1995-06-17'", "--select", "l_orderkey, l_linenumber, l_shipdate", "$DIR/pages/sorted.parquet"}},
 	{name: "stats_not_parquet", args: []string{"query", "--stats", "--where", "id > 4", "--select", "id", "$DIR/fixture.csv"}},
 	{name: "err_after_skipped_group", args: []string{"query", "--where", "id >= 5", "--select", "CAST(name AS i64)", "$DIR/fixture.parquet"}, exit: 1},
 

@@ -16,14 +16,15 @@ import (
 
 var demoCommand = &command{
 	name:     "demo",
-	synopsis: "demo [--rows N] [--sort COLUMN] [--row-groups N] [--bloom-filter COL,…] [flags] --out FILE.parquet",
+	synopsis: "demo [--rows N] [--sort COLUMN] [--row-groups N] [--bloom-filter COL,…] [--page-rows N] [flags] --out FILE.parquet",
 	summary:  "write the demo table to a Parquet file",
 	usage: `Usage: colexpr demo [--rows N] [--seed S] [--sort COLUMN]
                     [--row-group-size N | --row-groups N]
-                    [--bloom-filter COLUMN,…] --out FILE.parquet
+                    [--bloom-filter COLUMN,…] [--page-rows N] --out FILE.parquet
 
 Writes the built-in demo table, a seeded imitation of TPC-H's lineitem with
-two nested columns, to a Parquet file (Snappy-compressed, with statistics).
+two nested columns, to a Parquet file (Snappy-compressed, with statistics
+and a page index).
 The same rows and seed always give the same data.
 
   --rows N             rows to write (default 1000000)
@@ -40,6 +41,9 @@ The same rows and seed always give the same data.
                        to a power of 2 per row group): query then skips the
                        row groups whose filters rule out every value of an =
                        or IN, also on a column the rows are not sorted by
+  --page-rows N        rows per data page, in every column (default 8192):
+                       query skips the pages whose statistics in the page
+                       index rule out every row, within the row groups read
   --out FILE.parquet   the file to write; it is replaced only once complete
 
 On a terminal, a progress bar shows the rows written (after a spinner
@@ -52,6 +56,9 @@ statistics, for example:
 and bloom filters let it skip them on a key it is not sorted by:
   colexpr demo --sort l_shipdate --bloom-filter l_orderkey --out lineitem.parquet
   colexpr query --stats --where "l_orderkey = 4225" lineitem.parquet
+The page index lets it read, of a row group, only the pages of one day:
+  colexpr demo --sort l_shipdate --out lineitem.parquet
+  colexpr query --stats --where "l_shipdate = DATE '1995-06-17'" lineitem.parquet
 `,
 	run: runDemo,
 }
@@ -67,6 +74,7 @@ func runDemo(e *env, args []string) error {
 	groups := fs.Int("row-groups", 0, "")
 	sortBy := fs.String("sort", "", "")
 	bloom := fs.String("bloom-filter", "", "")
+	pageRows := fs.Int64("page-rows", scan.DefaultPageRows, "")
 	out := fs.String("out", "", "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -85,6 +93,8 @@ func runDemo(e *env, args []string) error {
 		return usagef("--rows must not be negative, got %d", *rows)
 	case *rowGroup < 1:
 		return usagef("--row-group-size must be at least 1, got %d", *rowGroup)
+	case *pageRows < 1:
+		return usagef("--page-rows must be at least 1, got %d", *pageRows)
 	case set["row-groups"] && set["row-group-size"]:
 		return usagef("--row-groups and --row-group-size cannot be used together")
 	case set["row-groups"] && *groups < 1:
@@ -112,7 +122,8 @@ func runDemo(e *env, args []string) error {
 	if e.isTerminal {
 		bar = e.stderr
 	}
-	return writeDemo(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out, bar, bloomCols)
+	po := scan.ParquetOptions{BloomFilters: bloomCols, PageRows: *pageRows}
+	return writeDemoWith(memory.DefaultAllocator, demo.Table{Seed: *seed, Rows: *rows}, o, *out, bar, po)
 }
 
 // demoColumns are the names of the demo table's columns.
@@ -129,6 +140,12 @@ func demoColumns() []string {
 // a spinner while the rows are sorted, then the rows written.
 // bloom are the columns to write bloom filters of.
 func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string, bar io.Writer, bloom []string) error {
+	return writeDemoWith(mem, t, o, path, bar, scan.ParquetOptions{BloomFilters: bloom})
+}
+
+// writeDemoWith is writeDemo with the writer's options po (its bloom
+// filters and page size; the row groups, memory and name are set here).
+func writeDemoWith(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path string, bar io.Writer, po scan.ParquetOptions) error {
 	// A row group per batch: the writer starts a new row group for each
 	// batch no longer than this.
 	maxGroup := int64(o.BatchSize)
@@ -154,7 +171,8 @@ func writeDemo(mem memory.Allocator, t demo.Table, o demo.ReaderOptions, path st
 		}
 		return float64(counted.rows.Load()) / float64(t.Rows)
 	}, counted.rows.Load)
-	err = scan.WriteParquet(path, counted, scan.ParquetOptions{RowGroupRows: max(maxGroup, 1), Mem: mem, CreatedBy: "(build colexpr demo)", BloomFilters: bloom})
+	po.RowGroupRows, po.Mem, po.CreatedBy = max(maxGroup, 1), mem, "(build colexpr demo)"
+	err = scan.WriteParquet(path, counted, po)
 	prog.finish()
 	return err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/scan"
 )
 
 // End-to-end tests of row-group pruning: demo tables written by the
@@ -24,8 +30,9 @@ var (
 
 // prunedFiles writes, once per test run, the demo table as Parquet: sorted
 // by l_shipdate in 100 row groups (100 000 rows), and two smaller ones of
-// 30 000 rows in 50 row groups, sorted and in table order; and the sorted
-// one with bloom filters on l_orderkey and l_comment (bloom).
+// 30 000 rows in 50 row groups, sorted and in table order; the sorted
+// one with bloom filters on l_orderkey and l_comment (bloom); and 300 000
+// rows sorted, in row groups of 128 Ki rows and pages of 2000 (pages).
 func prunedFiles(t *testing.T) map[string]string {
 	t.Helper()
 	bin := colexprBinary(t)
@@ -36,12 +43,14 @@ func prunedFiles(t *testing.T) map[string]string {
 			"sorted":     filepath.Join(dir, "sorted30k.parquet"),
 			"unsorted":   filepath.Join(dir, "unsorted30k.parquet"),
 			"bloom":      filepath.Join(dir, "bloom30k.parquet"),
+			"pages":      filepath.Join(dir, "pages300k.parquet"),
 		}
 		for _, args := range [][]string{
 			{"demo", "--rows", "100000", "--sort", "l_shipdate", "--row-groups", "100", "--out", files["sorted100k"]},
 			{"demo", "--rows", "30000", "--sort", "l_shipdate", "--row-groups", "50", "--out", files["sorted"]},
 			{"demo", "--rows", "30000", "--row-groups", "50", "--out", files["unsorted"]},
 			{"demo", "--rows", "30000", "--sort", "l_shipdate", "--row-groups", "50", "--bloom-filter", "l_orderkey,l_comment", "--out", files["bloom"]},
+			{"demo", "--rows", "300000", "--sort", "l_shipdate", "--page-rows", "2000", "--out", files["pages"]},
 		} {
 			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 				pruneFilesErr = fmt.Errorf("colexpr %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -319,5 +328,85 @@ func TestQueryOutputBloomFilters(t *testing.T) {
 	msg, err := exec.Command(bin, "query", "--bloom-filter", "l_orderkey", "--format", "csv", files["unsorted"]).CombinedOutput()
 	if err == nil || !strings.Contains(string(msg), "--bloom-filter writes bloom filters into Parquet output") {
 		t.Errorf("--bloom-filter with CSV output: %v\n%s", err, msg)
+	}
+}
+
+// writePagesFixture writes $DIR/pages/sorted.parquet: 20 000 demo rows
+// sorted by ship date, one row group of pages of 1000 rows, for the
+// page index's goldens (in a directory of its own, out of the globs of
+// the other cases).
+func writePagesFixture(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := demo.ReaderOptions{BatchSize: defaultRowGroupSize, SortBy: demo.ColShipDate}
+	po := scan.ParquetOptions{PageRows: 1000}
+	if err := writeDemoWith(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: 20000}, o, filepath.Join(dir, "pages", "sorted.parquet"), nil, po); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var pagesLine = regexp.MustCompile(`(?m)^pages: read (\d+), skipped (\d+) of (\d+) in `)
+
+// TestPruningPages: on a file sorted by ship date, of row groups of many
+// pages, the page index skips pages within the row groups read; the
+// output is the one without pruning, also where a page error names a row;
+// and a day reads at most 2 pages of each column (the issue's target).
+func TestPruningPages(t *testing.T) {
+	files := prunedFiles(t)
+	sel := "l_orderkey, l_linenumber, l_shipdate, l_comment, l_extendedprice"
+	cases := []struct {
+		where string
+		// maxPages: the most pages of each column read (0: no bound).
+		maxPages int
+	}{
+		{"l_shipdate = DATE '1995-06-17'", 2},
+		{"l_shipdate BETWEEN DATE '1994-03-01' AND DATE '1994-03-03'", 0},
+		{"l_shipdate = DATE '1995-06-17' OR l_shipdate = DATE '1997-01-02'", 0},
+		{"l_shipdate = DATE '1995-06-17' AND l_quantity < 10", 2},
+		{"l_shipdate IN (DATE '1993-01-01', DATE '1998-01-01') AND l_comment LIKE 'f%'", 0},
+		{"year(l_shipdate) = 1996 AND month(l_shipdate) = 2", 0},
+		{"l_shipdate + 1 = DATE '1995-06-18'", 2},
+		{"l_shipdate > DATE '1998-11-25'", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.where, func(t *testing.T) {
+			t.Parallel()
+			run := func(extra ...string) (string, string) {
+				cmd := exec.Command(colexprBinary(t), append(append([]string{"query", "--stats"}, extra...), "--format", "csv", "--where", c.where, "--select", sel, files["pages"])...)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%v\n%s", err, stderr.String())
+				}
+				return stdout.String(), stderr.String()
+			}
+			pruned, stats := run()
+			full, fullStats := run("--no-prune")
+			if pruned != full {
+				t.Errorf("pruning changed the output: %d lines, %d without pruning", strings.Count(pruned, "\n"), strings.Count(full, "\n"))
+			}
+			if strings.Count(pruned, "\n") < 2 {
+				t.Errorf("no row matches: the case tests nothing")
+			}
+			if pagesLine.MatchString(fullStats) {
+				t.Errorf("--no-prune skipped pages:\n%s", fullStats)
+			}
+			m := pagesLine.FindStringSubmatch(stats)
+			if m == nil {
+				t.Fatalf("no page was skipped:\n%s", stats)
+			}
+			read, _ := strconv.Atoi(m[1])
+			// The five columns selected, l_shipdate among them, and
+			// l_quantity where the filter has it.
+			cols := 5
+			if strings.Contains(c.where, "l_quantity") {
+				cols = 6
+			}
+			if c.maxPages > 0 && read > c.maxPages*cols {
+				t.Errorf("read %d pages of %d columns, want at most %d of each:\n%s", read, cols, c.maxPages, stats)
+			}
+		})
 	}
 }

@@ -62,10 +62,11 @@ as the --select expressions; either can come from a Substrait file instead.
   --batch-size N      rows per batch (default 32768)
   --demo-rows N       rows of the demo table when there is no FILE (default 1000000)
   --stats             print to stderr how many files were read and how many
-                      were skipped by their Hive partition values, and how many
+                      were skipped by their Hive partition values, how many
                       Parquet row groups were read and skipped by their statistics
-                      and by their bloom filters
-  --no-prune          read every row group, whatever their statistics say
+                      and by their bloom filters, and how many pages the page
+                      index skipped within the row groups read
+  --no-prune          read every row group and page, whatever their statistics say
 ` + csvFlagsUsage + `
 FILE is a Parquet, Arrow IPC (file or stream) or CSV file, told apart by
 its first bytes (a CSV file has a header row; types inferred from the first
@@ -478,11 +479,22 @@ func statsReport(s scan.Stats, name string) string {
 		r += fmt.Sprintf("; %d taken whole, without evaluating the filter", s.RowGroupsWhole)
 	}
 	r += "\n"
+	if s.PageGroups > 0 {
+		groups := "1 row group"
+		if s.PageGroups > 1 {
+			groups = fmt.Sprintf("%d row groups", s.PageGroups)
+		}
+		r += fmt.Sprintf("pages: read %d, skipped %d of %d in %s narrowed by the page index (%s bytes not read)\n",
+			s.Pages-s.PagesSkipped, s.PagesSkipped, s.Pages, groups, thousands(s.BytesSkippedPages))
+	}
 	if s.PruneNote != "" {
 		r += "row groups: not pruned: " + s.PruneNote + "\n"
 	}
 	if s.BloomNote != "" {
 		r += "row groups: a bloom filter not used: " + s.BloomNote + "\n"
+	}
+	if s.PageNote != "" {
+		r += "pages: a page index not used: " + s.PageNote + "\n"
 	}
 	return r
 }
