@@ -219,6 +219,9 @@ func refOrder(a, b scalar.Scalar) (c int, unordered bool) {
 	case string:
 		return strings.Compare(x, b.Value().(string)), false
 	}
+	if a.DType().IsInterval() {
+		return refIntervalOrder(a, b), false
+	}
 	panic(fmt.Sprintf("reference: no order for %s", a.DType()))
 }
 

@@ -21,12 +21,20 @@ import (
 func init() {
 	for i, f := range fn.Shorthands {
 		p := fn.DatePart(i)
-		refFuncs[f.ID()] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refPart(p, t, v[0]), nil }
+		refFuncs[f.ID()] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+			if v[0].DType().IsInterval() {
+				return refIntervalPart(p, t, v[0]), nil
+			}
+			return refPart(p, t, v[0]), nil
+		}
 	}
 	refFuncs[fn.IDDatePart] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		p, ok := fn.ParseDatePart(v[0].Value().(string))
 		if !ok {
 			return scalar.Scalar{}, fmt.Errorf("reference: part %v", v[0])
+		}
+		if v[1].DType().IsInterval() {
+			return refIntervalPart(p, t, v[1]), nil
 		}
 		return refPart(p, t, v[1]), nil
 	}
@@ -53,6 +61,9 @@ func init() {
 	for _, id := range []string{fn.IDAdd, fn.IDSub} {
 		refFuncs[id] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 			a, b := v[0], v[1]
+			if r, handled, err := refIntervalArith(id, t, a, b); handled {
+				return r, err // reference_interval_test.go
+			}
 			isDate := func(s scalar.Scalar) bool { return s.DType().ExtID() == dtype.ExtDate && s.DType().IsTemporal() }
 			if !isDate(a) && !isDate(b) {
 				return refArith(id, a, b, t)
@@ -339,6 +350,11 @@ func refStrftime(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 // make_date (date), strftime (utf8), and date_trunc and strptime inside
 // them.
 func (g *gen) temporalCall(t dtype.DType, depth int) *expr.Bound {
+	if g.chance(0.5) {
+		if b := g.intervalCall(t, depth); b != nil {
+			return b // reference_interval_test.go
+		}
+	}
 	date := dtype.Date(true)
 	text := func(s string) *expr.Bound { return expr.NewLiteral(scalar.String(s)) }
 	// A date or timestamp: a date, date_trunc of one, or strptime of a
