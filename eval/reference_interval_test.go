@@ -184,7 +184,6 @@ func refIntervalOrder(a, b scalar.Scalar) int {
 	return span(a).Cmp(span(b))
 }
 
-
 // intervalCall is an expression of type t that involves intervals, or nil
 // when none gives t: a part or the epoch of an interval (i64, f64), an
 // interval comparison cast to i64, or a part of a date or timestamp moved
