@@ -46,6 +46,8 @@
 //	time(s|ms|us|ns)                 precision_time<0|3|6|9>
 //	timestamp(unit)                  precision_timestamp<0|3|6|9>
 //	timestamp(unit, zone)            precision_timestamp_tz<0|3|6|9> (an instant; the zone is a hint)
+//	interval                         interval_compound<9> (years and months, days, seconds and
+//	                                 nanoseconds; a literal whose seconds exceed 32 bits is refused)
 //	list<T>                          list<T>
 //	struct<a: T, …>                  struct<T, …> (names: base schema or hint)
 //	T?                               nullability NULLABLE, else REQUIRED, at every level
@@ -59,7 +61,7 @@
 // (microseconds), NULLABILITY_UNSPECIFIED as nullable, and names the fields
 // of a struct it finds no names for f1, f2, …, and reads interval_year,
 // interval_day<p> and interval_compound<p> (p ≤ 9) as colexpr's interval
-// (months, days, nanoseconds; export writes no intervals yet). It refuses
+// (months, days, nanoseconds). It refuses
 // varchar, fixed_char, fixed_binary, uuid, maps, user-defined types, type
 // variations and time precisions other than 0, 3, 6 and 9.
 //

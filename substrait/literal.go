@@ -52,6 +52,14 @@ func literalOf(s scalar.Scalar) (sexpr.Literal, error) {
 		return sexpr.NewPrimitiveLiteral(v.(string), n), nil
 	case dtype.KindBinary:
 		return sexpr.NewByteSliceLiteral([]byte(v.(string)), n), nil
+	case dtype.KindInterval:
+		iv := v.(arrow.MonthDayNanoInterval)
+		secs, sub := iv.Nanoseconds/1e9, iv.Nanoseconds%1e9
+		if secs != int64(int32(secs)) {
+			return nil, unsupported("the interval %s: its %d seconds exceed the 32-bit seconds of a Substrait interval literal", s, secs)
+		}
+		return sexpr.IntervalCompoundLiteral{Years: iv.Months / 12, Months: iv.Months % 12, Days: iv.Days, Seconds: int32(secs),
+			SubSeconds: sub, SubSecondPrecision: types.PrecisionNanoSeconds, Nullability: nullability(n)}, nil
 	case dtype.KindExtension:
 		ticks := v.(int64)
 		switch t.ExtID() {

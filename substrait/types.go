@@ -59,6 +59,10 @@ func typeOf(d dtype.DType) (types.Type, error) {
 		return &types.StringType{Nullability: n}, nil
 	case dtype.KindBinary:
 		return &types.BinaryType{Nullability: n}, nil
+	case dtype.KindInterval:
+		// Months, days and nanoseconds kept apart: Substrait's
+		// interval_compound with nanosecond subseconds.
+		return types.NewIntervalCompoundType().WithPrecision(types.PrecisionNanoSeconds).WithNullability(n), nil
 	case dtype.KindExtension:
 		switch d.ExtID() {
 		case dtype.ExtDate:
@@ -287,11 +291,6 @@ func sameShape(a, b *pb.Type) bool {
 
 // mustProto is the Substrait protobuf type of d, or nil when d has none.
 func mustProto(d dtype.DType) *pb.Type {
-	if d.IsInterval() {
-		// The Substrait type import reads as colexpr's interval (export
-		// writes no intervals yet).
-		return types.TypeToProto(types.NewIntervalCompoundType().WithPrecision(types.PrecisionNanoSeconds).WithNullability(nullability(d.Nullable())))
-	}
 	t, err := typeOf(d)
 	if err != nil {
 		return nil
