@@ -235,6 +235,62 @@
 // variance, which substrait-go v8.1.1 cannot parse) are out of scope:
 // colexpr expressions are scalar.
 //
+// # Plans
+//
+// ExportPlan writes a whole query — the rows of some files where a filter
+// holds, as a select list — as a Substrait Plan that engines running on
+// many machines consume (DataFusion, DuckDB's substrait extension, Spark
+// with Gluten, Acero); ImportPlan reads a plan of that shape back:
+//
+//	msg, err := substrait.ExportPlan(scope, substrait.PlanQuery{Files: files, Where: w, Select: items, BestEffortFilter: w})
+//	js, err := substrait.MarshalPlanJSON(msg)
+//	q, err := substrait.ImportPlan(msg, scope)   // *PlanQuery, bound against scope
+//	read, err := substrait.ReadOf(msg)           // its files or table and base schema, before any schema is known
+//	m, err := substrait.UnmarshalAny(data)       // a *pb.Plan or a *pb.ExtendedExpression
+//
+// The plan is one root relation whose names are the output names (depth
+// first), over
+//
+//	ProjectRel   the select items, with an emit that outputs only them
+//	FilterRel    the filter (left out when there is none)
+//	ReadRel      local files (uri_file file:// URIs; ParquetReadOptions,
+//	             ArrowReadOptions, or DelimiterSeparatedTextReadOptions as
+//	             colexpr reads CSV: ",", quote and escape ", one header line,
+//	             an empty field null) or a named table; the base schema
+//	             (the input's columns Substrait can type); the projection,
+//	             a MaskExpression of the columns the query reads; and the
+//	             best-effort filter (the part of the filter that row-group
+//	             pruning can use: a consumer may skip data with it)
+//
+// Every expression is exported as ExportAll exports it, and one extension
+// declaration serves the whole plan. As the specification says, the
+// filter and the project see the read's output — the projected columns,
+// in base schema order — and the best-effort filter sees the base schema.
+// Colexpr's hints (see Hints) sit in the plan's advanced_extensions,
+// numbering the expressions in the order read filter, best-effort filter,
+// filter condition, project expressions.
+//
+// The plan is built from protobuf messages, not with substrait-go's plan
+// builder: the builder has no constructor for a read of local files, takes
+// substrait-go's own expressions (through which literals substrait-go
+// misreads, see Interoperability notes, would pass), and types a read
+// without its projection (baseReadRel.RecordType in v8.1.1), where the
+// specification applies it. Tests check every plan with substrait-go's
+// plan reader instead, the projection folded into the base schema.
+//
+// Import accepts one relation, a root or a plain one, of a read (local
+// files or a named table, bound by the caller to a file), an optional
+// filter and an optional project, with emits anywhere (a project may pass
+// input columns through), a read's own filter (ANDed before the filter
+// relation's) and its best-effort filter (imported, returned, not needed
+// for correct results). Columns are found in the scope by name and must
+// have the base schema's types. Refused, with an *Error naming the
+// relation or part and saying what is supported: any other relation
+// (join, aggregate, sort, fetch, set, …), several relations, virtual,
+// extension and Iceberg tables, globs and folders, byte ranges, URIs
+// other than file://, ORC, DWRF and CSV options colexpr does not read, a
+// projection inside a column.
+//
 // # Interoperability notes
 //
 // substrait-go v8.1.1 reads a precision time or timestamp literal with a

@@ -11,6 +11,7 @@
 //	colexpr schema  [--origins] [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]
 //	colexpr demo    [--rows N] [--seed S] [--sort COLUMN] [--row-group-size N | --row-groups N]
 //	                --out FILE.parquet
+//	colexpr serve   [--addr HOST:PORT] [FILE]
 //	colexpr help
 //	colexpr --version
 //
@@ -265,6 +266,13 @@
 // (16 bytes a row or more, so at most demo.MaxSortRows rows are sorted),
 // then again in that order, batch by batch.
 //
+// # serve
+//
+// serve runs the playground (package github.com/colexpr/colexpr/playground)
+// on --addr (default 127.0.0.1:8080): a page that shows, as an expression
+// is typed, what explain and query print for it over FILE or the demo
+// table. FILE is the only file it reads.
+//
 // # Errors and exit status
 //
 // A bad expression is shown with a caret under the error, an unknown
@@ -354,7 +362,7 @@ type env struct {
 var commands []*command
 
 func init() {
-	commands = []*command{queryCommand, explainCommand, schemaCommand, demoCommand}
+	commands = []*command{queryCommand, explainCommand, schemaCommand, demoCommand, serveCommand}
 }
 
 // run runs the colexpr command line args and returns the exit status.

@@ -1,0 +1,6 @@
+package playground
+
+import "embed"
+
+//go:embed static
+var static embed.FS
