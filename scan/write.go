@@ -117,10 +117,11 @@ type ParquetOptions struct {
 	NoPageIndex bool
 }
 
-// DefaultPageRows is the rows of a data page ParquetWriter writes: small
-// enough that a row group of 128 Ki rows has 16 pages to skip, large
-// enough that a page's header and setup cost little beside its values
-// (a full scan of TPC-H Q6's columns reads as fast as with 1 MiB pages).
+// DefaultPageRows is the rows of a data page ParquetWriter writes: a row
+// group of 128 Ki rows has 16 pages to skip. Smaller pages cost more to
+// read whole: a full scan (--no-prune) of TPC-H Q6's 4 columns of
+// 10 000 000 rows took 0.45 s of CPU, against 0.32 s with arrow-go's
+// 1 MiB pages (medians of 3, on a loaded machine).
 const DefaultPageRows = 8192
 
 // BufferedPageSize is the size of the values of a data page ParquetWriter
