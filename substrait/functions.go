@@ -155,6 +155,10 @@ type importSpec struct {
 	// functions whose Substrait result type depends on more than
 	// colexpr's argument types (date + interval_year is a date).
 	typed func(args []*expr.Bound, chosen map[string]string, out *dtype.DType) (*expr.Bound, error)
+	// enums is the number of leading enum arguments (extract's
+	// component): build gets their values in chosen as "enum0", … and
+	// the value arguments only.
+	enums int
 }
 
 func call(f fn.Function) func([]*expr.Bound, map[string]string) (*expr.Bound, error) {
@@ -172,7 +176,7 @@ var noOptions = allow(nil)
 func arithmeticOptions(name string) func([]dtype.DType) map[string][]string {
 	return func(args []dtype.DType) map[string][]string {
 		float := len(args) > 0 && args[0].IsFloat()
-		m := map[string][]string{"overflow": {"ERROR"}, "rounding": {"TIE_TO_EVEN"}}
+		m := map[string][]string{"overflow": {"ERROR", "SILENT", "SATURATE"}, "rounding": {"TIE_TO_EVEN"}}
 		switch name {
 		case "divide":
 			if float {
@@ -196,7 +200,7 @@ var imports = map[extensions.ID]importSpec{}
 
 func init() {
 	for name, f := range map[string]fn.Function{"add": fn.Add, "subtract": fn.Sub, "multiply": fn.Mul, "divide": fn.Div, "modulus": fn.Mod, "negate": fn.Neg, "abs": fn.Abs} {
-		imports[extensions.ID{URN: urnArithmetic, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: call(f)}
+		imports[extensions.ID{URN: urnArithmetic, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: arithmeticBuild(f)}
 		imports[extensions.ID{URN: urnDecimal, Name: name}] = importSpec{allowed: arithmeticOptions(name), build: call(f)}
 	}
 	for name, f := range map[string]fn.Function{"equal": fn.Eq, "not_equal": fn.NotEq, "lt": fn.Lt, "lte": fn.LtEq, "gt": fn.Gt, "gte": fn.GtEq,

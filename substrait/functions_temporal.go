@@ -1,6 +1,8 @@
 package substrait
 
 import (
+	"fmt"
+
 	"github.com/substrait-io/substrait-go/v8/extensions"
 
 	"github.com/colexpr/colexpr/dtype"
@@ -65,4 +67,49 @@ func datetimeArith(f fn.Function) func([]*expr.Bound, map[string]string, *dtype.
 		}
 		return expr.NewCall(fn.Cast(dtype.Date(r.DType().Nullable())), r)
 	}
+}
+
+// extractParts maps Substrait's extract components to colexpr's date_part
+// parts (DuckDB's), where they mean the same: ISO_WEEK is DuckDB's week,
+// MONDAY_DAY_OF_WEEK its isodow (Monday 1 … Sunday 7, the YAML's ONE
+// indexing), MILLISECOND and MICROSECOND count the seconds too, as in
+// DuckDB, and UNIX_TIME is the epoch's whole seconds. The other components
+// (US_YEAR, US_WEEK, MONDAY_WEEK, SUNDAY_WEEK, SUBSECOND, NANOSECOND,
+// PICOSECOND, TIMEZONE_OFFSET, SUNDAY_DAY_OF_WEEK) have no part with their
+// meaning, and the indexing argument of the signatures that take one is
+// refused (colexpr's parts count from 1).
+var extractParts = map[string]fn.DatePart{
+	"YEAR": fn.PartYear, "ISO_YEAR": fn.PartISOYear, "QUARTER": fn.PartQuarter, "MONTH": fn.PartMonth,
+	"DAY": fn.PartDay, "DAY_OF_YEAR": fn.PartDayOfYear, "ISO_WEEK": fn.PartWeek, "MONDAY_DAY_OF_WEEK": fn.PartISODayOfWeek,
+	"HOUR": fn.PartHour, "MINUTE": fn.PartMinute, "SECOND": fn.PartSecond,
+	"MILLISECOND": fn.PartMillisecond, "MICROSECOND": fn.PartMicrosecond, "UNIX_TIME": fn.PartEpoch,
+}
+
+func init() {
+	imports[extensions.ID{URN: urnDatetime, Name: "extract"}] = importSpec{allowed: noOptions, enums: 1, build: importExtract}
+}
+
+func importExtract(args []*expr.Bound, chosen map[string]string) (*expr.Bound, error) {
+	comp := chosen["enum0"]
+	p, ok := extractParts[comp]
+	if !ok {
+		return nil, fmt.Errorf("%w: extract of %s: colexpr has no date part with its meaning", ErrUnsupported, comp)
+	}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%w: extract of %s with %d value arguments: colexpr's parts take the value only (no indexing or zone argument)", ErrUnsupported, comp, len(args))
+	}
+	r, err := expr.NewCall(fn.Shorthands[p], args[0])
+	if err != nil {
+		return nil, err
+	}
+	if r.DType().IsInt() && r.DType().PType() == dtype.I64 {
+		return r, nil
+	}
+	if r.DType().IsFloat() {
+		// the epoch: whole seconds, toward -Inf
+		if r, err = expr.NewCall(fn.Floor, r); err != nil {
+			return nil, err
+		}
+	}
+	return expr.NewCall(fn.Cast(dtype.Primitive(dtype.I64, r.DType().Nullable())), r)
 }

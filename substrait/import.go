@@ -370,9 +370,17 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where,
 		return nil, false, m.fail(path, node, unsupported("function %s of %s has no colexpr counterpart", name, id.URN))
 	}
 	args := make([]*expr.Bound, len(sf.Arguments))
+	enums := map[string]string{}
 	for i, a := range sf.Arguments {
 		apath := child(path, i)
 		v := a.GetValue()
+		if i < spec.enums {
+			if a.GetEnum() == "" {
+				return nil, false, m.fail(apath, node, invalid("argument %d of %s must be an enum", i+1, name))
+			}
+			enums["enum"+strconv.Itoa(i)] = a.GetEnum()
+			continue
+		}
 		if v == nil {
 			if a.GetEnum() != "" || a.GetType() != nil {
 				return nil, false, m.fail(apath, node, unsupported("an enum or type argument (colexpr functions take values; give options as options)"))
@@ -409,6 +417,7 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where,
 			return nil, false, err
 		}
 	}
+	args = args[spec.enums:]
 	argTypes := make([]dtype.DType, len(args))
 	for i, a := range args {
 		argTypes[i] = a.DType()
@@ -416,6 +425,9 @@ func (m *importer) scalarFunction(sf *pb.Expression_ScalarFunction, path *where,
 	chosen, err := chooseOptions(sf.Options, spec.allowed(argTypes))
 	if err != nil {
 		return nil, false, m.fail(path, node, err)
+	}
+	for k, v := range enums {
+		chosen[k] = v
 	}
 	if spec.typed != nil {
 		var out *dtype.DType
