@@ -112,6 +112,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		os.WriteFile(filepath.Join(d, "bom.csv"), []byte("\ufeffa, b \n1,x\n"), 0o644)
 		writeUnsignedFile(t, filepath.Join(d, "unsigned.arrow"))
 		writeSubstraitFixtures(t, d)
+		writePlanFixtures(t, d)
 		writeDatasetFixtures(t, d)
 		writePagesFixture(t, d)
 	})
@@ -236,6 +237,23 @@ var cliCases = []cliCase{
 	{name: "err_substrait_not_filter", args: []string{"query", "--substrait", "$DIR/sub_select.pb", "--select", "id", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_duplicate_names", args: []string{"query", "--substrait", "$DIR/sub_dup.json", "$DIR/fixture.parquet"}, exit: 1},
 	{name: "err_substrait_overflow", args: []string{"query", "--substrait", "$DIR/sub_overflow.json", "--where", "id > 2", "$DIR/fixture.parquet"}, exit: 1},
+	// Substrait plans: explain --substrait-plan writes the plan of a
+	// query, query --substrait runs one (writePlanFixtures).
+	{name: "explain_substrait_plan", args: []string{"explain", "--substrait-plan", "--where", "id > 4 AND name LIKE 'p%'", "--select", "id, price * 2 AS double", "$DIR/fixture.parquet"}},
+	{name: "explain_substrait_plan_demo", args: []string{"explain", "--substrait-plan", "--where", "l_quantity < 24", "--select", "l_orderkey"}},
+	{name: "substrait_plan_parquet", args: []string{"query", "--stats", "--substrait", "$DIR/plan_parquet.json"}},
+	{name: "substrait_plan_csv", args: []string{"query", "--format", "csv", "--substrait", "$DIR/plan_csv.json"}},
+	{name: "substrait_plan_all", args: []string{"query", "--format", "jsonl", "--substrait", "$DIR/plan_all.json"}},
+	{name: "substrait_plan_binary", args: []string{"query", "--substrait", "$DIR/plan_binary.pb"}},
+	{name: "substrait_plan_other_file", args: []string{"query", "--substrait", "$DIR/plan_parquet.json", "$DIR/fixture.arrow"}},
+	{name: "substrait_plan_lineitem", args: []string{"query", "--demo-rows", "200", "--limit", "3", "--substrait", "$DIR/plan_lineitem.json"}},
+	{name: "err_substrait_plan_join", args: []string{"query", "--substrait", "$DIR/plan_join.json"}, exit: 1},
+	{name: "err_substrait_plan_where", args: []string{"query", "--substrait", "$DIR/plan_parquet.json", "--where", "id > 1"}, exit: 1},
+	{name: "err_substrait_plan_wrong_file", args: []string{"query", "--substrait", "$DIR/plan_lineitem.json", "$DIR/fixture.parquet"}, exit: 1},
+	{name: "err_substrait_plan_unsigned", args: []string{"explain", "--substrait-plan", "--select", "u + 1", "$DIR/unsigned.arrow"}, exit: 1},
+	{name: "err_substrait_plan_stdin", args: []string{"explain", "--substrait-plan", "-"}, stdin: "$DIR/fixture.csv", exit: 1},
+	{name: "usage_substrait_plan_both", args: []string{"explain", "--substrait-plan", "--substrait", "id"}, exit: 2},
+	{name: "usage_substrait_plan_where", args: []string{"explain", "--where", "id > 1", "id"}, exit: 2},
 	{name: "usage_substrait_where_select", args: []string{"query", "--substrait", "$DIR/sub_filter.json", "--where", "id > 1", "--select", "id"}, exit: 2},
 	{name: "usage_substrait_no_file", args: []string{"query", "--substrait"}, exit: 2},
 	{name: "usage_substrait_empty_name", args: []string{"query", "--substrait", ""}, exit: 2},
