@@ -99,4 +99,3 @@ func TestConformanceLambdas(t *testing.T) {
 		mem.AssertSize(t, 0)
 	}
 }
-
