@@ -33,10 +33,11 @@ func ExampleExplain() {
 		fmt.Println(" ", *row[0], *row[1])
 	}
 	// Output:
-	// --where :: bool => l_quantity <= 45::decimal(15,2)
-	//   binary/mul_one at [0 0 0]: l_quantity * 1 -> l_quantity
-	//   binary/not_compare at [0]: NOT l_quantity > 45::decimal(15,2) -> l_quantity <= 45::decimal(15,2)
-	//   binary/and_true at []: NOT l_quantity > 45::decimal(15,2) AND true -> l_quantity <= 45::decimal(15,2)
+	// --where :: bool => l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
+	//   binary/not_compare at [0]: NOT l_quantity * 1::decimal(1,0) > 45.00::decimal(16,2) -> l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
+	//   binary/and_true at []: l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2) AND true -> l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
+	//   1 41
+	//   1 33
 }
 
 // An error is placed in its field's text, as the command's caret places
@@ -49,7 +50,7 @@ func ExampleExplain_error() {
 		fmt.Printf("%s [%d, %d) at %d:%d: %.40s…\n", e.Field, e.Start, e.End, e.Line, e.Column, e.Message)
 	}
 	// Output:
-	// select [25, 29) at 1:26: select item 2: unknown column "nope"; the…
+	// select [25, 29) at 1:26: select item 2: unknown column "nope"; th…
 }
 
 // Describe is the schema the page lists.
