@@ -57,7 +57,16 @@ type run struct {
 	// Scratch space rules of this package may borrow during one call.
 	scratchA, scratchB []*expr.Bound
 	scratchInts        []int
+	// pathInts is how many path entries the trace's events hold so far
+	// (see maxTracePath).
+	pathInts int
 }
+
+// maxTracePath bounds the path entries a trace records (8 MiB of them):
+// every event's Path is as long as the tree is deep there, so a chain a
+// million deep, rewritten at every level, would record a quadratic number.
+// Past it, events have a nil Path and Trace.Replay refuses them.
+const maxTracePath = 1 << 20
 
 // A frame is 16 bytes, so that the stack of a deep tree stays small; the
 // rare frames under a replacement keep their range of known nodes in
@@ -361,7 +370,9 @@ func (r *run) hook(i int, before, after *expr.Bound, used int16) (use, stop bool
 
 func (r *run) record(e Event) {
 	if r.trace != nil {
-		e.Path = r.path()
+		if r.pathInts += len(r.frames); r.pathInts <= maxTracePath {
+			e.Path = r.path()
+		}
 		r.trace.Events = append(r.trace.Events, e)
 	}
 }

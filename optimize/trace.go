@@ -50,7 +50,9 @@ type Event struct {
 	// top of the run's tree, empty for the top itself. The tree "when the
 	// rule matched" is the run's input with every earlier Applied event's
 	// After put at its Path; Trace.Replay rebuilds it, so a viewer can show
-	// each rewrite in place.
+	// each rewrite in place. It is nil (and Replay refuses the event) once
+	// a trace has recorded a million path entries, as a chain rewritten at
+	// every level of a deep tree would.
 	Path []int
 }
 
@@ -72,6 +74,9 @@ func (t *Trace) Replay(top *expr.Bound, n int) (*expr.Bound, error) {
 	for i, e := range t.Events[:n] {
 		if e.Kind != Applied {
 			continue
+		}
+		if e.Path == nil {
+			return nil, fmt.Errorf("optimize: replaying event %d (%s): the trace did not record where it applied (too deep a tree)", i+1, e.Rule)
 		}
 		out, err := replaceAt(top, e.Path, e.Before, e.After)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pb "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/substrait"
@@ -152,7 +153,15 @@ func TestSubstraitRole(t *testing.T) {
 	}
 	for _, c := range cases {
 		path := filepath.Join(dir, c.file)
-		f, err := readSubstrait(path, nil, s, c.hasWhere, c.hasSelect)
+		loaded, err := loadSubstrait(path, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		msg, ok := loaded.(*pb.ExtendedExpression)
+		if !ok {
+			t.Fatalf("%s holds a %T, not an ExtendedExpression", c.file, loaded)
+		}
+		f, err := readSubstrait(path, msg, s, c.hasWhere, c.hasSelect)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), path) {
 				t.Errorf("%s (where %v, select %v): error %v, want one naming the file and saying %q", c.file, c.hasWhere, c.hasSelect, err, c.err)
