@@ -205,6 +205,9 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 				return p.memberBlooms(m, src, cols, groups, stats)
 			})
 			mp.groups.takeWhole(ds.mem, p.verifier, src.rowGroups, stats)
+			if src.pages != nil && len(mp.fields) > 0 && src.inline(mp.fields) && p.pagesComparable(src) {
+				mp.groups.narrowPages(ds.mem, p.pruner, src.rowGroups, src.pages, mp.fields)
+			}
 		}
 	} else {
 		mp.groups = rowGroupPlan{total: -1}
@@ -214,12 +217,34 @@ func (p *Plan) planMember(m *member) (*memberPlan, error) {
 	switch {
 	case p.none:
 	case src.chunkBytes != nil:
-		mp.bytes = src.chunkBytes(mp.fields, mp.groups.read)
+		mp.bytes = src.chunkBytes(mp.fields, mp.groups.read) - mp.groups.pages.skippedBytes
 		mp.skippedBytes = src.chunkBytes(mp.fields, nil) - mp.bytes
 	default:
 		mp.bytes = src.size
 	}
 	return mp, nil
+}
+
+// pagesComparable reports whether a file's page statistics can be read
+// for the falsifier's columns as they are: every column it asks about is a
+// column of the file of the unified type, or one the file lacks (its pages
+// are then unknown, never assumed). A partition column or one read as
+// another type (whose bounds memberStats casts) keeps the file's pages
+// whole.
+func (p *Plan) pagesComparable(src *Source) bool {
+	if p.pruner == nil {
+		return false
+	}
+	root := src.Schema().Root
+	for _, c := range p.pruner.Columns {
+		if hiveIndex(p.ds.ds.hive, c.Path[0]) >= 0 {
+			return false
+		}
+		if t, ok := fieldType(root, c.Path); ok && !t.EqualIgnoreNullability(c.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 func hiveIndex(cols []hiveColumn, name string) int {
@@ -612,6 +637,14 @@ func (dp *datasetPlan) stats(s *Stats) {
 			}
 			if mp.groups.note != "" && s.PruneNote == "" {
 				s.PruneNote = mp.groups.note
+			}
+			pp := &mp.groups.pages
+			s.PageGroups += pp.groups
+			s.Pages += pp.pages
+			s.PagesSkipped += pp.skipped
+			s.BytesSkippedPages += pp.skippedBytes
+			if pp.note != "" && s.PageNote == "" {
+				s.PageNote = mp.m.path + ": " + pp.note
 			}
 		}
 		s.Bytes += mp.bytes

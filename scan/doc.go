@@ -99,8 +99,11 @@
 // 8192 rows), one day of ship dates reads 2 pages of each column of one
 // row group, of 10 000 000 rows. Pages are skipped only for files whose
 // columns pqread reads (flat columns: not a query that reads a list or a
-// struct column, which goes through arrow-go's record reader), and not
-// in the files of a dataset yet. The bounds of the column index are read
+// struct column, which goes through arrow-go's record reader). In a
+// dataset each file's pages are pruned alike, except where the filter
+// asks about a partition column or a column the file holds as another
+// type than the unified one (its page bounds would need the cast that
+// its row group bounds get): that file's pages are read whole. The bounds of the column index are read
 // as the footer's are (statValue, the same types and orders), without an
 // exactness flag: the format defines them as lower and upper bounds that
 // a writer which shortens a value must keep; an empty byte array maximum,

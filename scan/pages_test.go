@@ -222,3 +222,83 @@ func TestOverlaps(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetPagePruning: each file of a dataset has its pages pruned as a
+// single file's are, and the rows are those read without pruning — also
+// where the filter asks about a partition column, and for a file that
+// holds the filter's column as a narrower type (its pages are read whole).
+func TestDatasetPagePruning(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	for _, part := range []string{"part=1", "part=2", "part=3"} {
+		if err := os.Mkdir(filepath.Join(dir, part), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writePageFile(t, filepath.Join(dir, "part=1", "a.parquet"), 6000, 2000)
+	writePageFile(t, filepath.Join(dir, "part=2", "b.parquet"), 3000, 1000)
+	writeNarrowKeys(t, filepath.Join(dir, "part=3", "c.parquet"), 2000, 1000)
+	src, err := OpenDataset(mem, []string{dir}, DatasetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	preds := []string{
+		"k = 700", "k BETWEEN 100 AND 130", "k IS NULL", "k < 20 OR k > 2990",
+		"day = DATE '1994-09-01'", "s >= 's03700' AND s < 's04050'",
+		"part = 1 AND k = 700", "part >= 2 AND k BETWEEN 400 AND 420",
+	}
+	skipped := 0
+	for _, pred := range preds {
+		o := Options{Threads: 2, BatchSize: 128}
+		got, st, err := queryWith(t, src, o, pred, "part", "k", "s", "day")
+		if err != nil {
+			t.Fatalf("%s: %v", pred, err)
+		}
+		o.NoPrune = true
+		want, full, err := queryWith(t, src, o, pred, "part", "k", "s", "day")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: pruning changed the rows:\n%s\nwithout pruning:\n%s", pred, got, want)
+		}
+		if st.PageNote != "" {
+			t.Errorf("%s: %s", pred, st.PageNote)
+		}
+		// Files the partition filter leaves out are not opened: their
+		// bytes are in neither count.
+		if st.PagesSkipped > st.Pages || st.FilesSkipped == 0 && st.Bytes+st.BytesSkipped != full.Bytes {
+			t.Errorf("%s: %d of %d pages skipped; %d bytes read + %d skipped, %d in all", pred, st.PagesSkipped, st.Pages, st.Bytes, st.BytesSkipped, full.Bytes)
+		}
+		skipped += st.PagesSkipped
+	}
+	if skipped == 0 {
+		t.Error("the page index never skipped a page of a dataset")
+	}
+}
+
+// writeNarrowKeys writes a file whose k is an int32 (k = row / 2), with a
+// page index and small pages: a dataset with pageSchema's files widens it.
+func writeNarrowKeys(t *testing.T, path string, rows, groupRows int) {
+	t.Helper()
+	sch := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for i := 0; i < rows; i++ {
+		b.Field(0).(*array.Int32Builder).Append(int32(i / 2))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(int64(groupRows)), parquet.WithPageIndexEnabled(true),
+		parquet.WithDataPageSize(300), parquet.WithBatchSize(37))
+	if err := pqarrow.WriteTable(array.NewTableFromRecords(sch, []arrow.RecordBatch{rec}), f, int64(groupRows), props, pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+}
