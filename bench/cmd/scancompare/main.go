@@ -84,9 +84,10 @@ type query struct {
 	where  string
 	sel    string
 	limit0 bool
-	// bloom runs the query on bloom.parquet only, instead of demo.parquet
-	// and duck.parquet.
-	bloom bool
+	// sorted runs the query on bloom.parquet only, instead of demo.parquet
+	// and duck.parquet: the file sorted by ship date, with a bloom filter of
+	// l_orderkey and (as every file colexpr writes) a page index.
+	sorted bool
 }
 
 var queries = []query{
@@ -96,8 +97,11 @@ var queries = []query{
 	// The demo's order keys are 8 of every 32 (1 … 8, 33 … 40, …): 33 is
 	// in every table, 20 in none. bloom.parquet is sorted by ship date, so
 	// min/max cannot rule out either: only the bloom filters can.
-	{name: "bloom: key present", where: "l_orderkey = 33", sel: "l_orderkey, l_linenumber, l_extendedprice", bloom: true},
-	{name: "bloom: key absent", where: "l_orderkey = 20", sel: "l_orderkey, l_linenumber, l_extendedprice", bloom: true},
+	{name: "bloom: key present", where: "l_orderkey = 33", sel: "l_orderkey, l_linenumber, l_extendedprice", sorted: true},
+	{name: "bloom: key absent", where: "l_orderkey = 20", sel: "l_orderkey, l_linenumber, l_extendedprice", sorted: true},
+	// One day of a file sorted by that day: min/max keep one or two row
+	// groups, the page index one or two pages of each column in them.
+	{name: "page index: one day", where: "l_shipdate = DATE '1995-03-15'", sel: "l_orderkey, l_shipdate, l_extendedprice", sorted: true},
 }
 
 // selectQueries are the queries whose names match the regular expression
@@ -269,7 +273,7 @@ func run(c config) error {
 		var want *output
 		var wantFrom string
 		for _, f := range files {
-			if q.bloom != (f.name == "bloom.parquet") {
+			if q.sorted != (f.name == "bloom.parquet") {
 				continue
 			}
 			for _, t := range c.threads {
@@ -436,8 +440,8 @@ func prepareFiles(duck *bench.Duck, c config, tmp string) ([]*inputFile, error) 
 
 	needPair, needBloom := false, false
 	for _, q := range c.queries {
-		needPair = needPair || !q.bloom
-		needBloom = needBloom || q.bloom
+		needPair = needPair || !q.sorted
+		needBloom = needBloom || q.sorted
 	}
 	var files []*inputFile
 	// sameLayout reports whether the file at path has c.rows rows and the
