@@ -117,7 +117,11 @@
 //
 // ParquetWriter writes the page index of every column, and, unless
 // ParquetOptions.Buffered, pages of ParquetOptions.PageRows rows (8192
-// by default) in every column alike.
+// by default) in every column alike. Smaller pages skip more finely and
+// cost a full scan a little: Q6 over 6 000 000 demo rows took 210 ms of
+// CPU with pages of 8192 rows, 205 ms with 32 768 and 195 ms with arrow-go's
+// default of about 1 MiB (hyperfine, 15 runs each, on a loaded machine).
+// Row groups of the same values are as big either way.
 //
 // The page index is read with arrow-go's metadata API (the file reader's
 // GetPageIndexReader, ColumnIndex and OffsetIndex), which exposes all
