@@ -240,12 +240,24 @@ function hasPath(t, path) {
   return true;
 }
 
+// keepFocus redraws box with draw; when the focus was on one of its
+// buttons, it moves to the button drawn as current, so that a keyboard
+// user does not lose their place to the redraw.
+function keepFocus(box, draw) {
+  const had = box.contains(document.activeElement);
+  draw();
+  if (had) {
+    const cur = box.querySelector('[aria-current="true"]');
+    if (cur) cur.focus();
+  }
+}
+
 function drawExprTabs(resp) {
   const nav = $("exprs");
-  nav.replaceChildren(...resp.exprs.map((ex, i) => el("button", {
+  keepFocus(nav, () => nav.replaceChildren(...resp.exprs.map((ex, i) => el("button", {
     type: "button", "aria-current": i === state.expr ? "true" : "false",
     onclick: () => { state.expr = i; state.step = 0; writeURL(); drawExpr(); },
-  }, ex.what + (ex.name && ex.name !== ex.text ? ` (${ex.name})` : ""))));
+  }, ex.what + (ex.name && ex.name !== ex.text ? ` (${ex.name})` : "")))));
 }
 
 function drawExpr() {
@@ -280,12 +292,19 @@ function drawExpr() {
 function drawTrace(ex) {
   const n = ex.trace.length;
   if (state.step >= n) state.step = Math.max(0, n - 1);
+  const focused = document.activeElement;
   $("prev").disabled = state.step <= 0;
   $("next").disabled = state.step >= n - 1;
+  // A disabled button loses the focus: give it to the other one (or the
+  // panel), where the arrows still step.
+  if ((focused === $("prev") || focused === $("next")) && focused.disabled) {
+    const other = focused === $("prev") ? $("next") : $("prev");
+    (other.disabled ? $("trace-panel") : other).focus();
+  }
   $("step-label").textContent = n ? `step ${state.step + 1} of ${n}${ex.traceLeftOut ? ` (+${ex.traceLeftOut} not shown)` : ""}` : "no rewrites";
-  $("steps").replaceChildren(...ex.trace.map((s, i) => el("li", { class: s.kind === "applied" ? "" : "problem" },
+  keepFocus($("steps"), () => $("steps").replaceChildren(...ex.trace.map((s, i) => el("li", { class: s.kind === "applied" ? "" : "problem" },
     el("button", { type: "button", "aria-current": i === state.step ? "true" : "false", onclick: () => goStep(i) },
-      s.rule + (s.kind === "applied" ? "" : ` (${s.kind})`)))));
+      s.rule + (s.kind === "applied" ? "" : ` (${s.kind})`))))));
   if (!n) { $("step-view").replaceChildren(el("p", { class: "note" }, "The optimizer changed nothing.")); return; }
   const s = ex.trace[state.step];
   const before = treeBefore(ex, state.step);
@@ -354,23 +373,39 @@ function render(resp) {
 
 // ---- running -------------------------------------------------------------
 
+// The body is aria-busy from a keystroke until the answer to the text
+// as it stands is drawn: the time a request waits to be sent (a pause in
+// the typing) and the time it takes.
+let timer = null;
+function busy(on) {
+  if (on) document.body.setAttribute("aria-busy", "true");
+  else document.body.removeAttribute("aria-busy");
+}
+
 async function run() {
+  clearTimeout(timer);
+  timer = null;
+  busy(true);
   const my = ++seq;
   const t0 = performance.now();
   let resp;
   try {
     resp = await backend.explain({ where: state.where, select: state.select });
   } catch (e) {
-    if (my === seq) drawErrors([{ field: "where", message: String(e.message || e), start: -1, end: -1, line: 0, column: 0 }]);
+    if (my === seq) {
+      drawErrors([{ field: "where", message: String(e.message || e), start: -1, end: -1, line: 0, column: 0 }]);
+      document.body.dataset.ready = String(my);
+      if (timer === null) busy(false);
+    }
     return;
   }
   if (my !== seq) return;
   render(resp);
   $("timing").textContent = `explained in ${Math.round(performance.now() - t0)} ms (${backend.kind})`;
   document.body.dataset.ready = String(my);
+  if (timer === null) busy(false);
 }
 
-let timer = null;
 function edited() {
   state.where = $("where").value;
   state.select = $("select").value;
@@ -378,6 +413,7 @@ function edited() {
   // Redraw the underline at once (its text follows the field), then ask.
   drawShadow("where", []); drawShadow("select", []);
   clearTimeout(timer);
+  busy(true);
   timer = setTimeout(run, 120);
 }
 
@@ -401,7 +437,7 @@ async function main() {
     $(f).addEventListener("input", edited);
     $(f).addEventListener("scroll", () => { $(f + "-shadow").scrollTop = $(f).scrollTop; });
     // Enter runs at once; Shift+Enter is a line break.
-    $(f).addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); clearTimeout(timer); run(); } });
+    $(f).addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); run(); } });
   }
   $("prev").addEventListener("click", () => goStep(state.step - 1));
   $("next").addEventListener("click", () => goStep(state.step + 1));
