@@ -11,6 +11,7 @@ import (
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -76,7 +77,7 @@ func init() {
 			if id == fn.IDSub {
 				r = x - y
 			}
-			if r > math.MaxInt32 || r < math.MinInt32 {
+			if r > kernels.MaxDateDays || r < -kernels.MaxDateDays {
 				return scalar.Scalar{}, &refError{msg: "reference: date out of range", sentinels: []error{errs.ErrOverflow}}
 			}
 			return mk(t, r), nil

@@ -252,12 +252,20 @@ func (s strptimeFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (dat
 	return res, kernelError(s.id, err)
 }
 
-// dateArithEval computes date ± i32 days (checked: a date past the range
-// of i32 days is an overflow) and date - date (i64 days).
+// dateArithEval computes date ± i32 days (checked: a date past
+// ±kernels.MaxDateDays, DuckDB's range, is an overflow) and date - date
+// (i64 days).
 func dateArithEval(mem memory.Allocator, op byte, l, r datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	if isDate(l.DType()) && isDate(r.DType()) {
 		// a - b is date_diff('day', b, a).
 		return kernels.DateDiff(mem, kernels.DiffDay, kernels.Temporal{Date: true, PerSecond: 1}, r, l, ret)
 	}
-	return kernels.IntArith[int32](mem, arithOps[op], l, r, ret)
+	res, err := kernels.IntArith[int32](mem, arithOps[op], l, r, ret)
+	if err == nil {
+		if err = kernels.DateInRange(res); err != nil {
+			res.Release()
+			return datum.Datum{}, err
+		}
+	}
+	return res, err
 }

@@ -659,3 +659,35 @@ func timeOfDay(h, mi int64, s float64) (int64, error) {
 	}
 	return ((h*60+mi)*60+int64(secs))*1_000_000 + int64(frac), nil
 }
+
+// MaxDateDays is the largest number of days from 1970-01-01 a date may
+// be, either way. DuckDB keeps ±2147483647 (and, below, -2147483648) for
+// the infinite dates, so date arithmetic that reaches them is out of
+// range there: DateInRange holds colexpr to the same range.
+const MaxDateDays = math.MaxInt32 - 1
+
+// DateInRange checks the valid values of a date datum (days as int32)
+// against ±MaxDateDays; the first past them is a *RowError wrapping
+// errs.ErrOverflow.
+func DateInRange(d datum.Datum) error {
+	bad := func(v int32) bool { return v > MaxDateDays || v < -MaxDateDays }
+	if d.IsScalar() {
+		s := d.Scalar()
+		if !s.IsNull() && bad(int32(s.Value().(int64))) {
+			return &RowError{Row: 0, Err: dateRangeError(s.Value().(int64))}
+		}
+		return nil
+	}
+	arr := d.Array()
+	vals := valuesOf[int32](arr)
+	for i, v := range vals {
+		if bad(v) && arr.IsValid(i) {
+			return &RowError{Row: i, Err: dateRangeError(int64(v))}
+		}
+	}
+	return nil
+}
+
+func dateRangeError(days int64) error {
+	return fmt.Errorf("%w: date out of range: %d days from 1970-01-01 (dates span ±%d days)", errs.ErrOverflow, days, MaxDateDays)
+}
