@@ -199,6 +199,11 @@ var knownDifferences = []diffCase{
 // its description).
 var regressions = []diffCase{
 	{
+		name:    "strptime of a five-digit year",
+		colexpr: "strptime(strftime(DATE '9999-12-30' + 365, '%Y-%m-%d'), '%Y-%m-%d')",
+		why:     "DuckDB's %Y reads one to four digits (found by seeds 8 and 10: strftime writes year 10000, which does not read back).",
+	},
+	{
 		name:    "date arithmetic that reaches DuckDB's infinite dates",
 		colexpr: "DATE '1970-01-01' + CAST(-2147483647 AS i32)",
 		duckdb:  "DATE '1970-01-01' + CAST(-2147483647 AS INTEGER)",

@@ -88,6 +88,10 @@ func init() {
 		if f := v[1].Value().(string); f != "%Y-%m-%d" && f != "%Y-%m-%d %H:%M:%S" {
 			return scalar.Scalar{}, fmt.Errorf("reference: strptime format %q", f)
 		}
+		// DuckDB's %Y reads one to four digits, without a sign.
+		if y, _, _ := strings.Cut(strings.TrimSpace(v[0].Value().(string)), "-"); len(y) > 4 || y == "" {
+			return scalar.Scalar{}, &refError{msg: "reference: strptime year " + y, sentinels: []error{errs.ErrInvalidArgument}}
+		}
 		r, err := scalar.Cast(v[0], t.AsNonNullable())
 		if err != nil {
 			return scalar.Scalar{}, &refError{msg: err.Error(), sentinels: []error{errs.ErrInvalidArgument}}

@@ -331,19 +331,9 @@ func (f *TimeFormat) parse(s string) (int64, string) {
 		var nd int
 		switch it.spec {
 		case 'Y':
-			neg := pos < len(s) && s[pos] == '-'
-			if neg {
-				pos++
-			}
-			width := maxYearDigits
-			if it.packed {
-				width = 4
-			}
-			v, _, ok = num(width)
-			if neg {
-				v = -v
-			}
-			y = v
+			// As DuckDB reads it: one to four digits, no sign (strftime
+			// writes years past 9999 and before 1, which do not read back).
+			y, _, ok = num(4)
 		case 'y':
 			v, _, ok = num(2)
 			if v >= 69 {
@@ -465,6 +455,3 @@ func matchName(s string, spec byte) int {
 	}
 	return -1
 }
-
-// maxYearDigits bounds a parsed year.
-const maxYearDigits = 9

@@ -513,6 +513,10 @@ func TestStrftimeStrptime(t *testing.T) {
 			want: `["1995-03-05 13:04:05", null, "1995-03-05 01:02:03"]`},
 		{name: "no match", args: []in{col(strN, `["1995-03-05"]`)}, ret: tsN, errText: `could not parse "1995-03-05"`},
 		{name: "no such day", args: []in{col(strN, `["1995-02-30 00:00:00"]`)}, ret: tsN, errText: "date out of range: 1995-2-30"},
+		// DuckDB's %Y: one to four digits, no sign.
+		{name: "short year", args: []in{col(strN, `["1-01-01 00:00:00"]`)}, ret: tsN, want: `["0001-01-01 00:00:00"]`},
+		{name: "five-digit year", args: []in{col(strN, `["10000-12-30 00:00:00"]`)}, ret: tsN, errText: `could not parse "10000-12-30 00:00:00"`},
+		{name: "signed year", args: []in{col(strN, `["-5-01-01 00:00:00"]`)}, ret: tsN, errText: `could not parse "-5-01-01 00:00:00"`},
 	}, parse("%Y-%m-%d %H:%M:%S"))
 	runCases(t, []kernelCase{
 		{name: "two-digit years", args: []in{col(strN, `["5/3/95", "5/3/69", "5/3/68"]`)}, ret: tsN,
