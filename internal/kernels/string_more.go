@@ -457,13 +457,19 @@ func Pad(mem memory.Allocator, args []datum.Datum, right bool, ret dtype.DType) 
 		if right {
 			b.write(v)
 		}
-		for fill > 0 {
-			for j := 0; j < len(p) && fill > 0; fill-- {
-				_, w := utf8.DecodeRune(p[j:])
-				b.write(p[j : j+w])
-				j += w
+		// Whole copies of p, doubling what is written, then the
+		// characters of p that remain.
+		runes := int64(utf8.RuneCount(p))
+		whole, rest := int(fill/runes), runeOffset(p, 0, fill%runes)
+		b.grow(whole*len(p) + rest + len(v)) // the appends below stay within it
+		if whole > 0 {
+			start := len(b.data)
+			b.data = append(b.data, p...)
+			for n := len(p); n < whole*len(p); n = len(b.data) - start {
+				b.data = append(b.data, b.data[start:start+min(n, whole*len(p)-n)]...)
 			}
 		}
+		b.data = append(b.data, p[:rest]...)
 		if !right {
 			b.write(v)
 		}

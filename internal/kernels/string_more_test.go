@@ -126,10 +126,13 @@ func TestPad(t *testing.T) {
 		{name: "too large", args: []in{s("a"), n64(9223372036854775807), s("xy")}, ret: str, errText: "too large"},
 		{name: "too large for offsets", args: []in{s("a"), n64(1 << 31), s("日")}, ret: str, errText: "too large"},
 		{name: "multibyte pad", args: []in{s("日本"), n64(5), s("é")}, ret: str, want: `["ééé日本"]`},
+		{name: "many copies and a part", args: []in{s("z"), n64(12), s("日b")}, ret: str, want: `["日b日b日b日b日b日z"]`},
+		{name: "long fill", args: []in{s("z"), n64(1001), s("ab")}, ret: str, want: `["` + strings.Repeat("ab", 500) + `z"]`},
 	}, lpad)
 	runCases(t, []kernelCase{
 		{name: "fill", args: []in{col(strN, `["ab", "abc", null]`), n64(5), s("xy")}, ret: strN, want: `["abxyx", "abcxy", null]`},
 		{name: "cut", args: []in{s("abc"), n64(2), s("x")}, ret: str, want: `["ab"]`},
+		{name: "many copies and a part", args: []in{col(strN, `["a", "日本"]`), n64(8), s("xyz")}, ret: strN, want: `["axyzxyzx", "日本xyzxyz"]`},
 	}, rpad)
 }
 
