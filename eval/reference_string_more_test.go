@@ -297,6 +297,44 @@ func init() {
 		}
 		return mk(t, m[group]), nil
 	}
+	refFuncs[fn.IDRegexpCount] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		re, _, err := regex(str(v[1]), optArg(v, 2), false)
+		if err != nil {
+			return scalar.Scalar{}, err
+		}
+		return mk(t, int64(len(re.FindAllStringIndex(str(v[0]), -1)))), nil
+	}
+	refFuncs[fn.IDRegexpSplit] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		re, _, err := regex(str(v[1]), optArg(v, 2), false)
+		if err != nil {
+			return scalar.Scalar{}, err
+		}
+		// The parts between the matches; an empty match at the start
+		// splits nothing off, nor does one at the end.
+		s := str(v[0])
+		var parts []string
+		if s == "" {
+			parts = []string{""}
+		} else {
+			beg, last := 0, -1
+			for _, m := range re.FindAllStringIndex(s, -1) {
+				last = m[0]
+				if m[1] == 0 {
+					continue
+				}
+				parts = append(parts, s[beg:m[0]])
+				beg = m[1]
+			}
+			if last != len(s) {
+				parts = append(parts, s[beg:])
+			}
+		}
+		elems := make([]scalar.Scalar, len(parts))
+		for i, p := range parts {
+			elems[i] = mk(t.Elem(), p)
+		}
+		return scalar.List(t.AsNonNullable(), elems).WithDType(t), nil
+	}
 	refFuncs[fn.IDPrintf] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refPrintf(t, v) }
 	refFuncs[fn.IDFormat] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refFormat(t, v) }
 }
@@ -594,6 +632,12 @@ var stringMoreCases = []struct{ expr, data string }{
 		`[{"s": "abcab a", "s2": "c", "n64": 0}, {"s": "日本", "s2": "", "n64": 0}, {"s": "", "s2": "x*", "n64": 0}]`},
 	{"regexp_extract(s, '([a-z]+)([0-9]*)', 2) || regexp_extract(s, s2) || regexp_extract(s, 'B', 0, 'i')",
 		`[{"s": "abc123", "s2": "[0-9]", "n64": 0}, {"s": "xyz", "s2": "q", "n64": 0}, {"s": "日本b", "s2": "本", "n64": 0}]`},
+	{"regexp_count(s, s2) + regexp_count(s, 'B', 'i')",
+		`[{"s": "abcabc", "s2": "[bc]", "n64": 0}, {"s": "abcdefc", "s2": "(.*)c?", "n64": 0}, {"s": "", "s2": "x*", "n64": 0}, {"s": null, "s2": "x", "n64": 0}, {"s": "b", "s2": null, "n64": 0}]`},
+	{"regexp_count(s, s2)", `[{"s": "abc", "s2": "b", "n64": 0}, {"s": "abc", "s2": "(", "n64": 0}]`},
+	{"regexp_split_to_array(s, s2)",
+		`[{"s": "abc123abc", "s2": "[bc]", "n64": 0}, {"s": "abc", "s2": "", "n64": 0}, {"s": "", "s2": ",", "n64": 0}, {"s": "efg", "s2": "g$", "n64": 0}, {"s": "日本語", "s2": "本", "n64": 0}, {"s": null, "s2": "x", "n64": 0}, {"s": "a", "s2": null, "n64": 0}]`},
+	{"string_split_regex(s, 'B', 'i')", `[{"s": "abcb", "n64": 0}, {"s": "ABC", "n64": 0}]`},
 	{"format('{} {:>6} {:<4}| {:^7.2f} {}', s, i32, s2, f64, d)",
 		`[{"s": "a", "i32": -12, "s2": "é", "f64": 3.14159, "d": "1.10", "n64": 0}, {"s": "", "i32": 0, "s2": "", "f64": -0.5, "d": "-2.00", "n64": 0}, {"s": null, "i32": 1, "s2": "x", "f64": 1, "d": "0", "n64": 0}]`},
 	{"format('{1}{0}{1}', s, i32)", `[{"s": "a", "i32": 1, "n64": 0}]`},

@@ -35,7 +35,8 @@
 // (string_more.go) are trim, ltrim, rtrim, replace, left, right, reverse,
 // repeat, lpad, rpad, split_part, string_split, strpos, concat_ws, ascii,
 // chr, format, printf and the regular expressions regexp_matches,
-// regexp_replace and regexp_extract. The numeric functions (math.go) are
+// regexp_replace, regexp_extract, regexp_count and regexp_split_to_array.
+// The numeric functions (math.go) are
 // round, trunc, floor, ceil (ceiling), sqrt, cbrt, exp, ln, log, log10,
 // log2, power (pow), sign, pi, greatest, least and the bitwise operators
 // & | xor << >> ~ (bitwise_and, bitwise_or, xor, shift_left, shift_right,

@@ -37,6 +37,11 @@ import "github.com/colexpr/colexpr/dtype"
 //	regexp_replace(s, p, r[, opts])      the first match replaced by r (every match with option 'g'); r
 //	                                     refers to groups as \0…\9
 //	regexp_extract(s, p[, g[, opts]])    group g (a constant 0…9) of the first match; '' when none
+//	regexp_count(s, p[, opts])           i64 number of non-overlapping matches, found as regexp_replace's
+//	                                     'g' finds them (PostgreSQL's name; DuckDB has none)
+//	regexp_split_to_array(s, p[, opts])  list<utf8> of the parts of s between the matches (aliases
+//	                                     string_split_regex, str_split_regex); a pattern matching ''
+//	                                     splits into characters, and '' is ['']
 //
 // printf and format take integers, floats, decimals (formatted as doubles,
 // as DuckDB does), utf8, bool and the temporal types (as their text). The
@@ -64,12 +69,15 @@ var (
 	RegexpMatches  Function = textFn{simple{IDRegexpMatches}, "sss", 2, true, dtype.Bool(false)}
 	RegexpReplace  Function = textFn{simple{IDRegexpReplace}, "ssss", 3, true, dtype.Utf8(false)}
 	RegexpExtract  Function = textFn{simple{IDRegexpExtract}, "ssis", 2, true, dtype.Utf8(false)}
+	RegexpCount    Function = textFn{simple{IDRegexpCount}, "sss", 2, true, dtype.Primitive(dtype.I64, false)}
+	RegexpSplit    Function = textFn{simple{IDRegexpSplit}, "sss", 2, true, dtype.List(dtype.Utf8(false), false)}
 	StringSplit    Function = stringSplit{simple{IDStringSplit}}
 	ConcatWS       Function = concatWS{simple{IDConcatWS}}
 	Format         Function = formatFn{simple{IDFormat}}
 	Printf         Function = formatFn{simple{IDPrintf}}
 	stringMoreFuns          = []Function{Trim, LTrim, RTrim, Replace, Left, Right, Reverse, Repeat, LPad, RPad,
-		SplitPart, StringSplit, StrPos, ConcatWS, ASCII, Chr, Format, Printf, RegexpMatches, RegexpReplace, RegexpExtract}
+		SplitPart, StringSplit, StrPos, ConcatWS, ASCII, Chr, Format, Printf, RegexpMatches, RegexpReplace, RegexpExtract,
+		RegexpCount, RegexpSplit}
 )
 
 // The ids of the DuckDB-dialect string functions.
@@ -95,6 +103,8 @@ const (
 	IDRegexpMatches = "regexp_matches"
 	IDRegexpReplace = "regexp_replace"
 	IDRegexpExtract = "regexp_extract"
+	IDRegexpCount   = "regexp_count"
+	IDRegexpSplit   = "regexp_split_to_array"
 )
 
 func init() {
@@ -124,6 +134,8 @@ func init() {
 		IDRegexpMatches: call("", text),
 		IDRegexpReplace: call("", text),
 		IDRegexpExtract: call("", text, text, i64, text),
+		IDRegexpCount:   call("", text),
+		IDRegexpSplit:   call("", text),
 	} {
 		builtinProperties[id] = p
 	}
@@ -132,6 +144,7 @@ func init() {
 	}
 	for alias, f := range map[string]Function{
 		"instr": StrPos, "str_split": StringSplit, "string_to_array": StringSplit, "split": StringSplit,
+		"string_split_regex": RegexpSplit, "str_split_regex": RegexpSplit,
 	} {
 		if err := Default.Alias(alias, f); err != nil {
 			panic(err)

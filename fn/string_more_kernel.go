@@ -63,6 +63,10 @@ func (f textFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 		out, err = kernels.RegexpReplace(mem, args, ret)
 	case IDRegexpExtract:
 		out, err = kernels.RegexpExtract(mem, args, ret)
+	case IDRegexpCount:
+		out, err = kernels.RegexpCount(mem, args, ret)
+	case IDRegexpSplit:
+		out, err = kernels.RegexpSplit(mem, args, ret)
 	default:
 		return datum.Datum{}, fmt.Errorf("%s: no kernel", f.id)
 	}

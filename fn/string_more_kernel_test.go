@@ -90,6 +90,10 @@ func TestStringMoreReturnTypes(t *testing.T) {
 		{fn.Printf, []dtype.DType{utf8, dtype.List(i64, false)}, "cannot format"},
 		{fn.RegexpExtract, []dtype.DType{utf8, utf8, i64, utf8}, "utf8"},
 		{fn.RegexpMatches, []dtype.DType{utf8, utf8}, "bool"},
+		{fn.RegexpCount, []dtype.DType{utf8N, utf8}, "i64?"},
+		{fn.RegexpSplit, []dtype.DType{utf8, utf8, utf8}, "list<utf8>"},
+		{fn.RegexpSplit, []dtype.DType{utf8, utf8N}, "list<utf8>?"},
+		{fn.RegexpSplit, []dtype.DType{utf8, i64}, "want utf8"},
 	} {
 		got, err := c.f.ReturnType(c.args)
 		text := got.String()

@@ -1,7 +1,7 @@
 package kernels
 
-// Regular expressions: regexp_matches, regexp_replace and regexp_extract,
-// with Go's regexp package, whose syntax is RE2's (DuckDB's engine): the
+// Regular expressions: regexp_matches, regexp_replace, regexp_extract,
+// regexp_count and regexp_split_to_array, with Go's regexp package, whose syntax is RE2's (DuckDB's engine): the
 // same leftmost-first matching, the same classes and flags.
 //
 // A pattern is compiled once per kernel call when it is a scalar (the usual
@@ -343,6 +343,70 @@ func RegexpExtract(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (d
 		}
 		if m != nil && m[2*k] >= 0 {
 			b.write(v[m[2*k]:m[2*k+1]])
+		}
+		return nil
+	})
+}
+
+// regexpArgs reads the arguments of regexp_count and regexp_split_to_array,
+// (s, pattern[, options]): the string view and the pattern cache.
+func regexpArgs(args []datum.Datum) ([]datum.Datum, strArg, *regexCache, error) {
+	var opts regexOptions
+	if len(args) > 2 {
+		var err error
+		if opts, err = parseRegexOptions(args[2], false); err != nil {
+			return nil, strArg{}, nil, err
+		}
+		args = args[:2]
+	}
+	s, err := newStrArg(args[0])
+	if err != nil {
+		return nil, strArg{}, nil, err
+	}
+	cache, err := newRegexCache(args[1], opts)
+	if err != nil {
+		return nil, strArg{}, nil, err
+	}
+	return args, s, cache, nil
+}
+
+// RegexpCount is regexp_count(s, pattern[, options]): the number of
+// non-overlapping matches of pattern in s, found left to right as
+// regexp_replace's every match finds them (an empty match next to the
+// previous match is not one).
+func RegexpCount(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	args, s, cache, err := regexpArgs(args)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return intRows(mem, args, ret, func(i int) (int64, error) {
+		re, err := cache.at(i)
+		if err != nil {
+			return 0, err
+		}
+		return int64(len(re.FindAllIndex(s.at(i), -1))), nil
+	})
+}
+
+// RegexpSplit is regexp_split_to_array(s, pattern[, options]): the parts
+// of s between the matches of pattern, as a list of utf8, as Go's
+// Regexp.Split gives them: a pattern that matches the empty string splits
+// s into its characters (no empty part before the first or after the
+// last), and an empty s is a list of one empty part.
+func RegexpSplit(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	args, s, cache, err := regexpArgs(args)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return utf8ListRows(mem, args, ret, s.size(args[0].Len()), func(i int, b *listBuilder) error {
+		re, err := cache.at(i)
+		if err != nil {
+			return err
+		}
+		for _, part := range re.Split(string(s.at(i)), -1) {
+			if err := b.add([]byte(part)); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

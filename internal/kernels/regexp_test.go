@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
 	"github.com/colexpr/colexpr/scalar"
 )
@@ -63,6 +64,33 @@ func TestRegexpExtract(t *testing.T) {
 		{name: "group out of range", args: []in{s("abc"), s("b"), n64(-1)}, ret: str, errText: "not between 0 and 9"},
 		{name: "group per row", args: []in{col(str, `["abc"]`), s("b"), col(i64, `[0]`)}, ret: str, errText: "must be a constant"},
 	}, RegexpExtract)
+}
+
+// regexp_count (PostgreSQL's name; DuckDB has none) and
+// regexp_split_to_array: values as Go's regexp finds the matches, not
+// checked against DuckDB here (bench's differential test compares
+// regexp_split_to_array with it).
+func TestRegexpCount(t *testing.T) {
+	runCases(t, []kernelCase{
+		{name: "matches", args: []in{col(strN, `["foobarboopzoo", "abc", null, ""]`), s("o+")}, ret: i64N, want: `[3, 0, null, 0]`},
+		{name: "empty matches", args: []in{col(str, `["abc", "abcdefc"]`), col(str, `["x*", "(.*)c?"]`)}, ret: i64, want: `[4, 1]`},
+		{name: "fold", args: []in{s("aAa"), s("a"), s("i")}, ret: i64, want: `[3]`},
+		{name: "bad pattern", args: []in{s("a"), s("(")}, ret: i64, errText: "invalid regular expression"},
+		{name: "global not allowed", args: []in{s("a"), s("a"), s("g")}, ret: i64, errText: "only valid for regexp_replace"},
+	}, RegexpCount)
+}
+
+func TestRegexpSplit(t *testing.T) {
+	list := dtype.List(dtype.Utf8(false), false)
+	listN := dtype.List(dtype.Utf8(false), true)
+	runCases(t, []kernelCase{
+		{name: "parts", args: []in{col(strN, `["abc123abc", "a bcdef", null, ""]`), s("[bc]")}, ret: listN,
+			want: `[["a", "", "123a", "", ""], ["a ", "", "def"], null, [""]]`},
+		{name: "empty pattern", args: []in{s("abc"), s("")}, ret: list, want: `[["a", "b", "c"]]`},
+		{name: "anchors", args: []in{col(str, `["abcdefg", "abcdefg"]`), col(str, `["efg$", "\\Aabc"]`)}, ret: list, want: `[["abcd", ""], ["", "defg"]]`},
+		{name: "null pattern row", args: []in{col(str, `["a,b", "a"]`), col(strN, `[",", null]`)}, ret: listN, want: `[["a", "b"], null]`},
+		{name: "fold", args: []in{s("aXbxc"), s("x"), s("i")}, ret: list, want: `[["a", "b", "c"]]`},
+	}, RegexpSplit)
 }
 
 // TestRegexpCompilesOnce checks that a scalar pattern is compiled once per

@@ -248,3 +248,48 @@ func (b *listBuilder) finish(dt arrow.DataType, validity *memory.Buffer, nulls i
 	b.offBuf = nil
 	return arr
 }
+
+// utf8ListRows is the list<utf8> result of a null-propagating function of
+// args: row i is null where an argument is, else row adds its elements to
+// b. hint is the expected size of the elements in bytes.
+func utf8ListRows(mem memory.Allocator, args []datum.Datum, ret dtype.DType, hint int, row func(i int, b *listBuilder) error) (datum.Datum, error) {
+	n := args[0].Len()
+	if anyNullScalar(args) {
+		return nullResult(ret, n), nil
+	}
+	rows := n
+	if allScalar(args) {
+		rows = 1
+	}
+	var validity *memory.Buffer
+	var bits []byte
+	nulls := 0
+	if rows == n {
+		validity, bits, nulls = validBits(mem, n, argArrays(args))
+	}
+	b := newListBuilder(mem, rows, rows*2, hint)
+	for i := range rows {
+		if !bitSet(bits, i) {
+			b.end()
+			continue
+		}
+		if err := row(i, b); err != nil {
+			b.release()
+			if validity != nil {
+				validity.Release()
+			}
+			return datum.Datum{}, &RowError{Row: i, Err: err}
+		}
+		b.end()
+	}
+	arr := b.finish(dtype.ToArrow(ret), validity, nulls)
+	if rows == n && !allScalar(args) {
+		return datum.FromArray(arr, ret), nil
+	}
+	defer arr.Release()
+	sc, err := scalar.FromArray(arr, 0, ret)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	return datum.FromScalar(sc, n), nil
+}
