@@ -40,8 +40,11 @@ import "github.com/colexpr/colexpr/dtype"
 //	regexp_count(s, p[, opts])           i64 number of non-overlapping matches, found as regexp_replace's
 //	                                     'g' finds them (PostgreSQL's name; DuckDB has none)
 //	regexp_split_to_array(s, p[, opts])  list<utf8> of the parts of s between the matches (aliases
-//	                                     string_split_regex, str_split_regex); a pattern matching ''
-//	                                     splits into characters, and '' is ['']
+//	                                     string_split_regex, str_split_regex), as Go's Regexp.Split:
+//	                                     a pattern matching '' splits into characters, and '' is [''];
+//	                                     unlike DuckDB, an empty match right after a match, or at the
+//	                                     end, splits nothing off ('abc' at 'b*' is [a, c], DuckDB's
+//	                                     [a, '', c]), as Substrait's regexp_string_split cases want
 //
 // printf and format take integers, floats, decimals (formatted as doubles,
 // as DuckDB does), utf8, bool and the temporal types (as their text). The
