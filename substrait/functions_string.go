@@ -46,7 +46,7 @@ func init() {
 	for why, ids := range map[string][]string{
 		"Substrait's standard extensions have no such function": {fn.IDSplitPart, fn.IDASCII, fn.IDChr, fn.IDFormat, fn.IDPrintf},
 		"Substrait's regular expressions are ICU's, with position and occurrence arguments; colexpr's are RE2's with DuckDB's options": {
-			fn.IDRegexpMatches, fn.IDRegexpReplace, fn.IDRegexpExtract},
+			fn.IDRegexpMatches, fn.IDRegexpReplace, fn.IDRegexpExtract, fn.IDRegexpCount, fn.IDRegexpSplit},
 	} {
 		for _, id := range ids {
 			refusals[id] = why
