@@ -53,6 +53,9 @@
 //	{a: x + 1, "b c": y}    a struct pack (fn.Pack): any values; {} is empty;
 //	{'a': x + 1}            DuckDB's spelling of the same pack
 //	struct_pack(a := x, b)  DuckDB's struct_pack: the pack {a: x, b: b}
+//	row(x, y)               the pack {v1: x, v2: y}: DuckDB's unnamed struct
+//	                        (TUPLE), whose fields it reads by position
+//	                        (struct_extract(t, 2)); colexpr's fields have names
 //	x[i]                    element i of a list, 1-based, negative from the end
 //	                        (list_element)
 //	x[a:b], x[a:], x[:b]    a slice of a list or a string, both bounds included;

@@ -32,6 +32,10 @@ var fuzzSeeds = []string{
 	"extract(year FROM dt) + extract('Epoch' from ts) + date_part('doy', dt)",
 	"date_trunc('month', dt) > '1995-01-01' AND dt + 1 - dt BETWEEN 0 AND date_diff('day', dt, ts)",
 	"strftime(last_day(dt), '%Y-%m-%d') || strptime(s, '%d/%m/%Y')",
+	"row(a, s).v2 = 'x' AND row(1) = row(b)",
+	"dt + INTERVAL 1 MONTH - INTERVAL '3 days' < ts + INTERVAL (a) DAY",
+	"INTERVAL '1 year 2 months 3 days 04:05:06' * 2 > to_days(a) + to_hours(1)",
+	"date_part('month', INTERVAL 14 MONTH) + epoch(ts - ts)",
 }
 
 // FuzzParse checks that Parse never panics, that errors carry a valid

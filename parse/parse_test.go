@@ -238,6 +238,8 @@ func TestParseTrees(t *testing.T) {
 		{"s['a']['b']", expr.GetItem(expr.GetItem(s, "a"), "b")},
 		{"{'a': a + 1, 'b': 'x'}", expr.Pack([]string{"a", "b"}, []expr.Expr{expr.Add(a, num("1")), lit("x")})},
 		{"struct_pack(a := 1, \"b c\" := s, a2)", expr.Pack([]string{"a", "b c", "a2"}, []expr.Expr{num("1"), s, expr.Col("a2")})},
+		{"row(1, s)", expr.Pack([]string{"v1", "v2"}, []expr.Expr{num("1"), s})},
+		{"ROW(s)", expr.Pack([]string{"v1"}, []expr.Expr{s})},
 		{"if(a, 1, 2)", expr.Apply(fn.CaseWhen(true), a, num("1"), num("2"))},
 		{"nullif(a, 0)", expr.Apply(fn.CaseWhen(true), expr.Eq(a, num("0")), expr.LitScalar(scalar.Null(dtype.Null())), a)},
 		{"list_transform(ys, y -> list_any(y, z -> z = list_length(y)))", expr.Apply(fn.ListTransform, expr.Col("ys"),

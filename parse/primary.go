@@ -388,7 +388,7 @@ func (p *parser) caseExpr() (expr.Expr, error) {
 
 // specialFunctions are names the parser handles itself; they are offered as
 // suggestions for misspelled names too.
-var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "if", "nullif", "position", "extract"}
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "row", "if", "nullif", "position", "extract"}
 
 // call reads name(args…): struct_select and struct_exclude, or a function
 // from the registry (names are case-insensitive).
@@ -401,6 +401,8 @@ func (p *parser) call() (expr.Expr, error) {
 			return p.selectCall(lower == "struct_exclude")
 		case "struct_pack":
 			return p.structPack()
+		case "row":
+			return p.row()
 		case "if", "nullif":
 			return p.conditional(lower)
 		case "position":
@@ -463,6 +465,27 @@ func (p *parser) structPack() (expr.Expr, error) {
 		}
 	}
 	p.next()
+	return expr.Pack(names, values), nil
+}
+
+// row reads DuckDB's row(x, y, …), an unnamed struct there: here the pack
+// {v1: x, v2: y, …}.
+func (p *parser) row() (expr.Expr, error) {
+	nameTok := p.tok
+	p.next()
+	open := p.tok
+	p.next()
+	values, err := p.list(open, ")", "the arguments of row(")
+	if err != nil {
+		return nil, err
+	}
+	if len(values) == 0 {
+		return nil, p.errAt(nameTok.start, nil, "row() needs at least one value")
+	}
+	names := make([]string, len(values))
+	for i := range values {
+		names[i] = "v" + strconv.Itoa(i+1)
+	}
 	return expr.Pack(names, values), nil
 }
 
