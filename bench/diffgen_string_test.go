@@ -79,6 +79,22 @@ func (g *gen) strLit(pool []string) *gnode {
 	return &gnode{t: gStr, kind: "lit", text: "'" + strings.ReplaceAll(s, "'", "''") + "'"}
 }
 
+// splitRegexPool are the patterns of regexPool that cannot match the empty
+// string: at an empty match, colexpr's regexp_split_to_array and DuckDB's
+// split differently (knownDifferences).
+var splitRegexPool = []string{"b", "^a", "[0-9]+", "(a)(b)?", "ü", ".", "a|b", "(?i)abc", `\d`, `^(\w+) (\w+)$`, `[[:alpha:]]+`, "日.", `\s`}
+
+// regexpSplitGen is a regexp_split_to_array call under one of its names,
+// a list node carrying its element type (gStr), for a length or an
+// element read.
+func regexpSplitGen(g *gen, d int) *gnode {
+	split := call(gStr, []string{"regexp_split_to_array", "string_split_regex", "str_split_regex"}[g.pick(3)], g.expr(gStr, d), g.strLit(splitRegexPool))
+	if g.pick(2) == 0 {
+		split.kids = append(split.kids, g.strLit(regexOptPool))
+	}
+	return split
+}
+
 func call(t gtype, name string, kids ...*gnode) *gnode {
 	return &gnode{t: t, kind: "call", text: name, kids: kids}
 }
@@ -195,7 +211,13 @@ func init() {
 		func(g *gen, d int) *gnode {
 			return call(gI64, []string{"len", "length", "strlen"}[g.pick(3)], str(g, d))
 		},
+		func(g *gen, d int) *gnode {
+			return call(gI64, []string{"len", "length", "array_length"}[g.pick(3)], regexpSplitGen(g, d))
+		},
 	)
+	stringFamily[gStr] = append(stringFamily[gStr], func(g *gen, d int) *gnode {
+		return call(gStr, "list_element", regexpSplitGen(g, d), intLit(g.pick(5)-1))
+	})
 	stringFamily[gI32] = append(stringFamily[gI32], func(g *gen, d int) *gnode { return call(gI32, "ascii", str(g, d)) })
 	stringFamily[gBool] = append(stringFamily[gBool],
 		func(g *gen, d int) *gnode {
