@@ -29,6 +29,7 @@ func init() {
 		add(t, mathMod)
 	}
 	add(gStr, mathExtreme)
+	add(gBool, mathExtreme)
 	add(gDate, mathExtreme)
 	familyGens[gF64] = append(familyGens[gF64], mathFloat)
 	familyGens[gI8] = append(familyGens[gI8], mathSign)

@@ -461,6 +461,15 @@ func (g *gen) boolExpr(depth int) *expr.Bound {
 		at := g.orderedType()
 		return g.call(f, g.expr(at, depth), g.expr(at, depth))
 	case 2:
+		if g.chance(0.2) {
+			// greatest and least of bools, false < true.
+			f := []fn.Function{fn.Greatest, fn.Least}[g.intn(2)]
+			args := []*expr.Bound{g.expr(boolT, depth)}
+			for range g.intn(3) {
+				args = append(args, g.expr(boolT, depth))
+			}
+			return g.call(f, args...)
+		}
 		f := []fn.Function{fn.IsNull, fn.IsNotNull}[g.intn(2)]
 		if !g.ok(f.ID()) {
 			return nil

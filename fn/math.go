@@ -24,7 +24,9 @@ import (
 //	pi()                    f64
 //	greatest, least         the arguments' common type; nulls are skipped (null
 //	                        only when every argument is), NaN is the greatest
-//	                        float, and of equal values the first wins
+//	                        float, and of equal values the first wins; over
+//	                        numbers, text, binary (bytewise), bools (false <
+//	                        true), dates and times
 //	a & b, a | b, xor(a, b) bitwise, on integers of one type
 //	a << n, a >> n          shifts, on integers of one type: a negative a or n
 //	                        or a shift out of range (n ≥ the width) is an error
@@ -419,10 +421,10 @@ func (e extreme) ReturnType(args []dtype.DType) (dtype.DType, error) {
 		return dtype.DType{}, err
 	}
 	switch {
-	case t.IsNull() || t.IsNumeric() || t.IsUtf8():
+	case t.IsNull() || t.IsNumeric() || t.IsUtf8() || t.IsBinary() || t.IsBool():
 	case t.IsTemporal() && IsOrdered(t):
 	case IsOrdered(t):
-		return dtype.DType{}, argErr(e, 0, "has type %s, which %s does not take (numbers, text, dates and times)", t, e.id)
+		return dtype.DType{}, argErr(e, 0, "has type %s, which %s does not take (numbers, text, binary, bools, dates and times)", t, e.id)
 	default:
 		return dtype.DType{}, argErr(e, 0, "has type %s, which has no order", t)
 	}

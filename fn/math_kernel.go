@@ -189,8 +189,10 @@ func (e extreme) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.
 		res = kernels.NullResult(ret, args[0].Len())
 	case t.IsDecimal():
 		res, err = kernels.DecimalExtreme(mem, g, args, ret)
-	case t.IsUtf8():
+	case t.IsUtf8() || t.IsBinary():
 		res, err = kernels.BytesExtreme(mem, g, args, ret)
+	case t.IsBool():
+		res, err = kernels.BoolExtreme(mem, g, args, ret)
 	case t.IsTemporal():
 		switch dtype.ToArrow(t).(interface{ BitWidth() int }).BitWidth() {
 		case 32:

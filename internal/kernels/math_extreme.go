@@ -6,6 +6,7 @@ package kernels
 
 import (
 	"bytes"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -258,4 +259,77 @@ func BytesExtreme(mem memory.Allocator, greatest bool, args []datum.Datum, ret d
 	}
 	validity, nulls := st.validity(mem)
 	return datum.FromArray(b.finish(dtype.ToArrow(ret), validity, nulls), ret), nil
+}
+
+// BoolExtreme is greatest (or least) over bools, 64 rows at a time, false
+// before true: greatest is true where a valid argument is, least false
+// where one is; a row is null only where every argument is.
+func BoolExtreme(mem memory.Allocator, greatest bool, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	n := args[0].Len()
+	if allScalar(args) {
+		valid, v := false, !greatest
+		for _, a := range args {
+			if s := a.Scalar(); !s.IsNull() {
+				b := s.Value().(bool)
+				valid = true
+				if greatest {
+					v = v || b
+				} else {
+					v = v && b
+				}
+			}
+		}
+		if !valid {
+			return NullResult(ret, n), nil
+		}
+		return scalarResult(ret, v, n)
+	}
+	// Per argument, its validity and its values as words; a scalar
+	// broadcasts (all ones or all zeros).
+	type argBits struct{ valid, value Bitmap }
+	ones := Bitmap{}
+	zeros := Bitmap{Buf: zeroBits[:]}
+	in := make([]argBits, 0, len(args))
+	for _, a := range args {
+		switch {
+		case isNullDatum(a):
+		case a.IsScalar():
+			if a.Scalar().Value().(bool) {
+				in = append(in, argBits{ones, ones})
+			} else {
+				in = append(in, argBits{ones, zeros})
+			}
+		default:
+			in = append(in, argBits{ValidityOf(a.Array()), ValuesOf(a.Array())})
+		}
+	}
+	valBuf, vals := NewBits(mem, n)
+	validBuf, valid := NewBits(mem, n)
+	nulls := 0
+	for k := range vals {
+		var any, v uint64
+		if !greatest {
+			v = ^uint64(0)
+		}
+		for _, b := range in {
+			ok := b.valid.Word(k)
+			any |= ok
+			if greatest {
+				v |= ok & b.value.Word(k)
+			} else {
+				v &= ^ok | b.value.Word(k)
+			}
+		}
+		if k == len(vals)-1 {
+			any &= TailMask(n)
+		}
+		vals[k], valid[k] = v&any, any
+		nulls += 64 - bits.OnesCount64(any)
+	}
+	nulls -= len(vals)*64 - n
+	if nulls == 0 {
+		validBuf.Release()
+		validBuf = nil
+	}
+	return boolResult(ret, n, validBuf, nulls, valBuf), nil
 }
