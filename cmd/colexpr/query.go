@@ -30,7 +30,8 @@ var queryCommand = &command{
 	usage: `Usage: colexpr query [flags] [FILE...]
 
 Prints the rows of the FILEs (or of the demo table) where --where is true,
-as the --select expressions; either can come from a Substrait file instead.
+as the --select expressions; either can come from a Substrait file instead,
+and so can the whole query, as a Substrait plan.
 
   --where EXPR        keep the rows where EXPR is true (not false or null)
   --select LIST       comma-separated expressions, each optionally "AS name";
@@ -46,6 +47,14 @@ as the --select expressions; either can come from a Substrait file instead.
                       columns take the message's output names. It cannot be
                       given with both --where and --select. FILE - is the
                       standard input.
+                      FILE may instead hold a Substrait Plan (such as explain
+                      --substrait-plan writes, or another engine): a read of
+                      local files or of a named table, a filter and a project.
+                      It runs as it is: the plan's files (or the FILEs given,
+                      which a named table needs; the demo table for lineitem),
+                      its filter and its output columns, so neither --where
+                      nor --select can be given with it. Any other relation
+                      (join, aggregate, sort, …) is an error that names it.
   --limit N           print the first N rows, then stop reading; 0 prints only
                       the header (default: no limit)
   --format FORMAT     table (default), csv, jsonl, arrow (an Arrow IPC stream),
@@ -92,6 +101,7 @@ Examples:
   cat data.csv | colexpr query --select "a, b * 2 AS b2" -
   colexpr explain --substrait "l_quantity < 24" > filter.json && colexpr query --substrait filter.json --limit 5
   colexpr explain --substrait "l_orderkey, l_tax * 2 AS t" | colexpr query --substrait - --limit 5
+  colexpr explain --substrait-plan --where "l_quantity < 24" --select "l_orderkey" data.parquet > plan.json && colexpr query --substrait plan.json
 `,
 	run: runQuery,
 }
