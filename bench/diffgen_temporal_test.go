@@ -20,7 +20,7 @@ var shorthandPool = []string{"year", "quarter", "month", "day", "dayofweek", "is
 	"millisecond", "microsecond", "dayofmonth", "weekday", "weekofyear"}
 
 // truncPool are parts of date_trunc.
-var truncPool = []string{"millennium", "century", "decade", "year", "quarter", "month", "week", "isoyear", "day", "hour"}
+var truncPool = []string{"millennium", "century", "decade", "year", "quarter", "month", "week", "isoyear", "day", "hour", "epoch"}
 
 // diffPartPool are parts of date_diff.
 var diffPartPool = []string{"year", "quarter", "month", "week", "day", "isoyear", "decade", "century", "millennium",

@@ -342,6 +342,9 @@ var truncOf = map[DatePart]TruncPart{
 	PartQuarter: TruncQuarter, PartMonth: TruncMonth, PartWeek: TruncWeek, PartISOYear: TruncISOYear,
 	PartDay: TruncDay, PartHour: TruncHour, PartMinute: TruncMinute, PartSecond: TruncSecond,
 	PartMillisecond: TruncMillisecond, PartMicrosecond: TruncMicrosecond,
+	// DuckDB truncates to 'epoch' as to the second (the epoch counts
+	// seconds).
+	PartEpoch: TruncSecond,
 }
 
 // ParseTruncPart reads date_trunc's part.

@@ -88,6 +88,7 @@ func TestDatePartTyping(t *testing.T) {
 		{fn.DateTrunc, []dtype.DType{text, date}, []*scalar.Scalar{lit("month"), nil}, "timestamp(us)"},
 		{fn.DateTrunc, []dtype.DType{text, dtype.Timestamp(dtype.Nano, "UTC", false)}, []*scalar.Scalar{lit("hour"), nil}, "timestamp(ns, 'UTC')"},
 		{fn.DateTrunc, []dtype.DType{text, date}, []*scalar.Scalar{lit("era"), nil}, `cannot truncate to "era"`},
+		{fn.DateTrunc, []dtype.DType{text, date}, []*scalar.Scalar{lit("epoch"), nil}, "timestamp(us)"},
 		{fn.DateDiff, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("dow"), nil, nil}, "i64"},
 		{fn.DateDiff, []dtype.DType{text, date, date}, []*scalar.Scalar{lit("epoch"), nil, nil}, `cannot count "epoch"`},
 		{fn.Strftime, []dtype.DType{date, text}, []*scalar.Scalar{nil, lit("%Y %q")}, "format specifier %q is not supported"},
