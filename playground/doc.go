@@ -29,11 +29,18 @@
 //     RequestTimeout, and bad input is answered with a JSON error.
 //   - The WebAssembly build (playground/wasm) runs Explain in the browser:
 //     a static site of Assets, colexpr.wasm and Go's wasm_exec.js, with no
-//     server. A Parquet, Arrow IPC or CSV file dropped on the page becomes
-//     the table.
+//     server, which playground/wasm/build.sh [OUTDIR] makes. The page
+//     tells which it runs on: without a server's /api/table it loads
+//     colexpr.wasm. A Parquet, Arrow IPC or CSV file dropped on the page
+//     becomes the table.
+//
+// Both open a file with Open: a CSV file or an Arrow IPC stream, which a
+// scan reads only once, is copied to an Arrow IPC file that the page
+// scans for every answer.
 //
 // The page itself (Assets: index.html, app.js, style.css) is plain HTML,
 // CSS and JavaScript with no build step. It keeps its state in the URL
 // (#where=…&select=…), so a link reproduces what it shows; it works with
-// the keyboard alone and on a phone-sized screen.
+// the keyboard alone and on a phone-sized screen. The module
+// playground/browsertest drives it in headless Chromium.
 package playground

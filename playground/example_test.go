@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -128,4 +130,29 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// Open opens the file a page explains against. A CSV file can be
+// scanned only once, so Open reads it into a copy the page scans for
+// every answer; done removes it.
+func ExampleOpen() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "prices.csv")
+	os.WriteFile(path, []byte("item,price\napple,1.25\npear,0.8\nfig,3\n"), 0o644)
+	src, done, err := playground.Open(memory.DefaultAllocator, path)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer done()
+	for _, where := range []string{"price > 1", "item LIKE 'p%'"} {
+		resp := playground.Explain(context.Background(), src, playground.Request{Where: where, Select: "item"})
+		fmt.Println(where, "→", len(resp.Rows.Values), "rows")
+	}
+	fmt.Println(filepath.Base(src.Name()))
+	// Output:
+	// price > 1 → 2 rows
+	// item LIKE 'p%' → 1 rows
+	// prices.csv.arrow
 }

@@ -34,8 +34,11 @@ Parquet FILE it skips, and the first rows. It shows what explain and query
 print, from the same library calls. The page keeps its state in the URL.
 
 FILE is one Parquet, Arrow IPC or CSV file; it is the only file the server
-reads (no request names a file). Requests are limited in size (64 KiB) and
-time (10 s). The server runs until interrupted (Ctrl-C).
+reads (no request names a file). A CSV file or an Arrow IPC stream, which
+can be read only once, is first copied whole to an Arrow IPC file in the
+temporary directory, removed when the server stops. Requests are limited
+in size (64 KiB) and time (10 s). The server runs until interrupted
+(Ctrl-C).
 
   --addr HOST:PORT    where to listen (default 127.0.0.1:8080; port 0 picks
                       a free one). Listening beyond the local machine lets
@@ -66,6 +69,7 @@ func runServe(e *env, args []string) error {
 	var src *scan.Source
 	if len(pos) == 0 {
 		src = scan.Demo(mem, playground.DemoRows)
+		defer src.Close()
 	} else {
 		st, err := os.Stat(pos[0])
 		switch {
@@ -74,11 +78,13 @@ func runServe(e *env, args []string) error {
 		case !st.Mode().IsRegular():
 			return fmt.Errorf("%s is not a file: serve reads one Parquet, Arrow IPC or CSV file", pos[0])
 		}
-		if src, err = scan.Open(mem, pos[0]); err != nil {
+		// A CSV file is copied, to be scanned for every answer.
+		var done func() error
+		if src, done, err = playground.Open(mem, pos[0]); err != nil {
 			return err
 		}
+		defer done()
 	}
-	defer src.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

@@ -135,6 +135,21 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
+// logLoad logs the page's load time: from the navigation's start to the
+// first answer drawn (the mark app.js sets), with the time to
+// DOMContentLoaded. The issue's target is under 2 s on the demo table;
+// a time is reported, never asserted: it measures the machine as much as
+// the page.
+func logLoad(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	times := eval[[]float64](t, ctx, `[performance.getEntriesByName("colexpr:first-answer")[0].startTime,
+		performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd]`)
+	t.Logf("load time of %s: %.0f ms from the navigation's start to the first answer drawn (DOMContentLoaded at %.0f ms)", what, times[0], times[1])
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string { return strconv.Quote(s) }
+
 // nodeTexts are the labels of the tree nodes under sel, each "label ::
 // dtype" as the page writes it.
 const nodeTexts = `Array.from(document.querySelectorAll(%q + " .node"), (n) => n.querySelector("b").textContent + " " + n.querySelector(".dt").textContent)`
@@ -152,6 +167,7 @@ func TestPage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/"), answered("")); err != nil {
 		t.Fatal(err)
 	}
+	logLoad(t, ctx, "the page served by Handler")
 	if got := eval[string](t, ctx, `document.querySelector("#table-name").textContent`); got != "the demo table" {
 		t.Errorf("table name %q", got)
 	}
@@ -256,36 +272,7 @@ func TestPage(t *testing.T) {
 	}
 
 	// The rows are the first rows Explain gives for the same request.
-	want := playground.Explain(context.Background(), src, playground.Request{Where: where, Select: eval[string](t, ctx, `document.querySelector("#select").value`)})
-	if len(want.Errors) > 0 || want.Rows == nil {
-		t.Fatalf("Explain: %+v", want.Errors)
-	}
-	type table struct {
-		Head []string   `json:"head"`
-		Body [][]string `json:"body"`
-	}
-	got := eval[table](t, ctx, `({
-		head: Array.from(document.querySelectorAll("#rows-table thead th"), (th) => th.firstChild.textContent),
-		body: Array.from(document.querySelectorAll("#rows-table tbody tr"), (tr) => Array.from(tr.cells, (td) => td.textContent)),
-	})`)
-	var head []string
-	for _, c := range want.Rows.Columns {
-		head = append(head, c.Name)
-	}
-	if strings.Join(got.Head, ",") != strings.Join(head, ",") || len(got.Body) != len(want.Rows.Values) || len(got.Body) == 0 {
-		t.Fatalf("rows table: %d rows of %q, want %d of %q", len(got.Body), got.Head, len(want.Rows.Values), head)
-	}
-	for i, row := range want.Rows.Values {
-		for j, v := range row {
-			text := "NULL"
-			if v != nil {
-				text = *v
-			}
-			if got.Body[i][j] != text {
-				t.Errorf("row %d column %s: the page shows %q, Explain gives %q", i, head[j], got.Body[i][j], text)
-			}
-		}
-	}
+	checkRows(t, ctx, src, where)
 
 	// Broken expressions: the error is underlined where it is and the
 	// caret under the line points at it.

@@ -23,23 +23,40 @@ const serverBackend = {
 };
 
 // memFS is the file system Go's syscall/js sees in the browser: the files
-// dropped on the page, read-only, by path. wasm_exec.js keeps a file
-// system that is already defined, so this one is installed before it.
+// dropped on the page, by path, and the copies Go writes of them
+// (playground.Open copies a CSV file to an Arrow IPC file in a temporary
+// directory). wasm_exec.js keeps a file system that is already defined,
+// so this one is installed before it. A file is { buf, size }: buf grows
+// as Go writes.
 function installMemFS() {
   const files = new Map();
+  const dirs = new Set(["/", "/tmp"]);
   const fds = new Map();
   let nextFD = 100;
+  const C = { O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, O_DIRECTORY: 65536 };
   const err = (code) => { const e = new Error(code); e.code = code; return e; };
-  const statOf = (data) => ({
-    dev: 0, ino: 0, mode: 0o100444, nlink: 1, uid: 0, gid: 0, rdev: 0, size: data.length,
-    blksize: 4096, blocks: Math.ceil(data.length / 512), atimeMs: 0, mtimeMs: 0, ctimeMs: 0,
-    isDirectory: () => false,
-  });
+  const statOf = (f) => {
+    const dir = f === null;
+    const size = dir ? 0 : f.size;
+    return {
+      dev: 0, ino: 0, mode: dir ? 0o40755 : 0o100644, nlink: 1, uid: 0, gid: 0, rdev: 0, size,
+      blksize: 4096, blocks: Math.ceil(size / 512), atimeMs: 0, mtimeMs: 0, ctimeMs: 0,
+      isDirectory: () => dir,
+    };
+  };
+  const children = (dir) => {
+    const pre = dir.endsWith("/") ? dir : dir + "/";
+    const names = new Set();
+    for (const p of [...files.keys(), ...dirs]) {
+      if (p !== dir && p.startsWith(pre) && !p.slice(pre.length).includes("/")) names.add(p.slice(pre.length));
+    }
+    return [...names];
+  };
   const decoder = new TextDecoder("utf-8");
   let out = "";
   const enosys = (...args) => args[args.length - 1](err("ENOSYS"));
   globalThis.fs = {
-    constants: { O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_TRUNC: 512, O_APPEND: 1024, O_EXCL: 128, O_DIRECTORY: 65536 },
+    constants: C,
     writeSync(fd, buf) {
       out += decoder.decode(buf);
       const nl = out.lastIndexOf("\n");
@@ -47,35 +64,78 @@ function installMemFS() {
       return buf.length;
     },
     write(fd, buf, offset, length, position, cb) {
-      if (fd !== 1 && fd !== 2) { cb(err("EBADF")); return; }
-      cb(null, this.writeSync(fd, buf.subarray(offset, offset + length)));
+      const data = buf.subarray(offset, offset + length);
+      if (fd === 1 || fd === 2) { cb(null, this.writeSync(fd, data)); return; }
+      const f = fds.get(fd);
+      if (!f || f.file === null || !f.writable) { cb(err("EBADF")); return; }
+      const at = position === null || position === undefined ? f.pos : position;
+      const file = f.file;
+      if (at + length > file.buf.length) {
+        const grown = new Uint8Array(Math.max(at + length, 2 * file.buf.length, 4096));
+        grown.set(file.buf.subarray(0, file.size));
+        file.buf = grown;
+      }
+      file.buf.set(data, at);
+      file.size = Math.max(file.size, at + length);
+      if (position === null || position === undefined) f.pos += length;
+      cb(null, length);
     },
     open(path, flags, mode, cb) {
-      if (!files.has(path)) { cb(err("ENOENT")); return; }
-      if (flags & 3) { cb(err("EROFS")); return; }
+      if (dirs.has(path)) { const fd = nextFD++; fds.set(fd, { file: null, path, pos: 0 }); cb(null, fd); return; }
+      let file = files.get(path);
+      if (file && (flags & C.O_CREAT) && (flags & C.O_EXCL)) { cb(err("EEXIST")); return; }
+      if (!file) {
+        if (!(flags & C.O_CREAT)) { cb(err("ENOENT")); return; }
+        file = { buf: new Uint8Array(0), size: 0 };
+        files.set(path, file);
+      }
+      if (flags & C.O_TRUNC) file.size = 0;
       const fd = nextFD++;
-      fds.set(fd, { data: files.get(path), pos: 0 });
+      fds.set(fd, { file, path, pos: 0, writable: (flags & 3) !== 0 });
       cb(null, fd);
     },
     close(fd, cb) { fds.delete(fd); cb(null); },
-    fstat(fd, cb) { const f = fds.get(fd); f ? cb(null, statOf(f.data)) : cb(err("EBADF")); },
-    stat(path, cb) { files.has(path) ? cb(null, statOf(files.get(path))) : cb(err("ENOENT")); },
+    fstat(fd, cb) { const f = fds.get(fd); f ? cb(null, statOf(f.file)) : cb(err("EBADF")); },
+    stat(path, cb) {
+      if (dirs.has(path)) cb(null, statOf(null));
+      else if (files.has(path)) cb(null, statOf(files.get(path)));
+      else cb(err("ENOENT"));
+    },
     lstat(path, cb) { this.stat(path, cb); },
     read(fd, buf, offset, length, position, cb) {
       const f = fds.get(fd);
       if (!f) { cb(err("EBADF")); return; }
+      if (f.file === null) { cb(err("EISDIR")); return; }
       const at = position === null || position === undefined ? f.pos : position;
-      const n = Math.max(0, Math.min(length, f.data.length - at));
-      buf.set(f.data.subarray(at, at + n), offset);
+      const n = Math.max(0, Math.min(length, f.file.size - at));
+      buf.set(f.file.buf.subarray(at, at + n), offset);
       if (position === null || position === undefined) f.pos += n;
       cb(null, n);
     },
+    readdir(path, cb) { dirs.has(path) ? cb(null, children(path)) : cb(err("ENOENT")); },
+    mkdir(path, perm, cb) {
+      if (dirs.has(path) || files.has(path)) { cb(err("EEXIST")); return; }
+      dirs.add(path);
+      cb(null);
+    },
+    unlink(path, cb) {
+      if (dirs.has(path)) { cb(err("EISDIR")); return; }
+      files.delete(path) ? cb(null) : cb(err("ENOENT"));
+    },
+    rmdir(path, cb) {
+      if (!dirs.has(path)) { cb(err("ENOENT")); return; }
+      if (children(path).length) { cb(err("ENOTEMPTY")); return; }
+      dirs.delete(path);
+      cb(null);
+    },
     fsync(fd, cb) { cb(null); },
     chmod: enosys, chown: enosys, fchmod: enosys, fchown: enosys, ftruncate: enosys, lchown: enosys,
-    link: enosys, mkdir: enosys, readdir: enosys, readlink: enosys, rename: enosys, rmdir: enosys,
-    symlink: enosys, truncate: enosys, unlink: enosys, utimes: enosys,
+    link: enosys, readlink: enosys, rename: enosys, symlink: enosys, truncate: enosys, utimes: enosys,
   };
-  return files;
+  return {
+    // add puts a dropped file's bytes at path.
+    add(path, data) { files.set(path, { buf: data, size: data.length }); },
+  };
 }
 
 function loadScript(src) {
@@ -105,7 +165,7 @@ async function wasmBackend() {
     async open(file) {
       const data = new Uint8Array(await file.arrayBuffer());
       const path = "/dropped/" + file.name.replace(/[^\w.\-]/g, "_");
-      files.set(path, data);
+      files.add(path, data);
       return call(globalThis.colexpr.open(path, file.name));
     },
   };
@@ -402,6 +462,9 @@ async function run() {
   if (my !== seq) return;
   render(resp);
   $("timing").textContent = `explained in ${Math.round(performance.now() - t0)} ms (${backend.kind})`;
+  // The load time, from the navigation's start to the first answer drawn
+  // (performance.getEntriesByName("colexpr:first-answer")[0].startTime).
+  if (!performance.getEntriesByName("colexpr:first-answer").length) performance.mark("colexpr:first-answer");
   document.body.dataset.ready = String(my);
   if (timer === null) busy(false);
 }
@@ -429,7 +492,6 @@ async function openFile(file) {
 }
 
 async function main() {
-  const t0 = performance.now();
   readURL();
   $("where").value = state.where;
   $("select").value = state.select;
@@ -456,7 +518,11 @@ async function main() {
   backend = await pickBackend();
   if (backend.open) {
     $("drop").classList.remove("hidden");
-    $("file").addEventListener("change", (e) => { if (e.target.files[0]) openFile(e.target.files[0]); });
+    $("file").addEventListener("change", (e) => {
+      const f = e.target.files[0];
+      e.target.value = ""; // so that choosing the same file again opens it again
+      if (f) openFile(f);
+    });
     $("drop").addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); $("file").click(); } });
     document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dragging"); });
     document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
@@ -467,7 +533,6 @@ async function main() {
   }
   writeURL();
   await run();
-  document.body.dataset.loadMs = String(Math.round(performance.now() - t0));
 }
 
 main();

@@ -3,5 +3,5 @@
 package main
 
 // go generate (with GOOS=js GOARCH=wasm, as this file's build tags ask)
-// builds the static site into playground/site.
-//go:generate ./build.sh
+// builds the static site into playground/site, which git ignores.
+//go:generate ./build.sh ../site

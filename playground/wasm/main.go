@@ -14,8 +14,10 @@
 //
 //	colexpr.explain(requestJSON)  a playground.Response, or {"error": …}
 //	colexpr.open(path, name)      makes the file at path (in the page's
-//	                              in-memory file system) the table;
-//	                              a playground.Table, or {"error": …}
+//	                              in-memory file system) the table, as
+//	                              playground.Open opens it (a CSV file is
+//	                              copied there first); a playground.Table,
+//	                              or {"error": …}
 package main
 
 import (
@@ -36,12 +38,18 @@ import (
 // at a time: a page types faster than it reads, and a newer request
 // waits for the one running.
 type session struct {
-	mu  sync.Mutex
-	src *scan.Source
+	mu   sync.Mutex
+	src  *scan.Source
+	done func() error // closes src (and removes its copy, see playground.Open)
+	// name is the table's name as the page shows it: the dropped file's
+	// name, not the path it has in the page's file system (path) or its
+	// copy's.
+	name, path string
 }
 
 func main() {
-	s := &session{src: scan.Demo(memory.DefaultAllocator, playground.DemoRows)}
+	demo := scan.Demo(memory.DefaultAllocator, playground.DemoRows)
+	s := &session{src: demo, done: demo.Close, name: demo.Name()}
 	api := js.Global().Get("Object").New()
 	api.Set("explain", promised(s.explain))
 	api.Set("open", promised(s.open))
@@ -106,21 +114,41 @@ func (s *session) explain(args []js.Value) any {
 	defer s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), playground.RequestTimeout)
 	defer cancel()
-	return playground.Explain(ctx, s.src, req)
+	resp := playground.Explain(ctx, s.src, req)
+	resp.Table = s.describe()
+	for i, e := range resp.Errors {
+		resp.Errors[i].Message = s.named(e.Message)
+	}
+	return resp
+}
+
+// describe is the table with the name the page knows it by.
+func (s *session) describe() playground.Table {
+	t := playground.Describe(s.src)
+	t.Name = s.name
+	return t
+}
+
+// named is msg with the table's paths replaced by its name.
+func (s *session) named(msg string) string {
+	if s.path == "" {
+		return msg
+	}
+	return strings.NewReplacer(s.src.Name(), s.name, s.path, s.name).Replace(msg)
 }
 
 func (s *session) open(args []js.Value) any {
 	if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
 		return failure("colexpr.open takes two arguments, the file's path and its name")
 	}
-	src, err := scan.Open(memory.DefaultAllocator, args[0].String())
+	path, name := args[0].String(), args[1].String()
+	src, done, err := playground.Open(memory.DefaultAllocator, path)
 	if err != nil {
-		return failure(strings.ReplaceAll(err.Error(), args[0].String(), args[1].String()))
+		return failure(strings.ReplaceAll(err.Error(), path, name))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.src
-	s.src = src
-	old.Close()
-	return playground.Describe(src)
+	s.done()
+	s.src, s.done, s.name, s.path = src, done, name, path
+	return s.describe()
 }
