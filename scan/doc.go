@@ -139,6 +139,30 @@
 // neither: their offsets and lengths are in ColumnChunkMetaData, and they
 // are read with arrow-go's BloomFilterReader.
 //
+// # Substrait plans
+//
+// A compiled query is also a Substrait plan that engines running on many
+// machines consume (package substrait, "Plans"): Plan.Substrait is a read
+// of the source's files — their format, the source's schema as the base
+// schema, the columns the scan reads as the projection, and the conjuncts
+// of the filter that row-group pruning uses as the best-effort filter —
+// then a filter of the optimized filter, then a project of the optimized
+// select list under the output names. The demo table is read as the named
+// table lineitem (DemoTable); a stream and a dataset's Hive partition
+// columns have no place in a plan and are refused.
+//
+// The other way, OpenPlan opens what a plan reads — its local files, or
+// the paths given instead (which a named table needs) — as one table by
+// name, a CSV file with the plan's column types, and imports its filter
+// and select list as the Query that Compile plans; SubstraitQuery does the
+// import alone, against a source already open. A plan of another shape
+// (a join, an aggregate, a sort, …) is an error naming the relation:
+//
+//	msg, err := plan.Substrait()                            // *substraitpb.Plan
+//	src, q, err := scan.OpenPlan(mem, msg, nil, scan.DatasetOptions{})
+//	defer src.Close()
+//	again, err := scan.Compile(src, q, scan.Options{})      // the same rows
+//
 // # Parallelism and memory
 //
 // One goroutine reads batches of at most Options.BatchSize rows;
