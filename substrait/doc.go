@@ -394,7 +394,11 @@
 // negative value (before 1970) as a nil literal, and panics on one inside a
 // struct or list literal; this package's import walks the protobuf message
 // itself and reads them. Arrow's compute/exprs executes a subset of
-// Substrait (arithmetic, comparisons, boolean logic, casts, field
-// references, literals); its casts with THROW_EXCEPTION do not check
-// overflow, so a cast colexpr would fail on may give Arrow a wrapped value.
+// Substrait (add, subtract, multiply, divide, power, sqrt, abs, the
+// comparisons, is_null, is_not_null, and, or, not, starts_with of a
+// literal, casts, field references, literals; no CASE, IN, lambdas,
+// decimal arithmetic or other string and datetime functions, and no
+// relations), which bench's TestSubstraitInterop runs colexpr's exports
+// through; its casts with THROW_EXCEPTION do not check overflow, so a cast
+// colexpr would fail on may give Arrow a wrapped value.
 package substrait
