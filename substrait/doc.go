@@ -115,14 +115,14 @@
 //	exp                   floats                                 arithmetic         exp                 rounding TIE_TO_EVEN
 //	fill_null             any                                    comparison         coalesce
 //	floor                 floats                                 rounding           floor
-//	greatest              any but bool, binary, intervals, lists comparison         greatest_skip_null
+//	greatest              any but intervals, lists               comparison         greatest_skip_null
 //	gt                    any but lists                          comparison         gt
 //	gte                   any but lists                          comparison         gte
 //	is_distinct_from      any                                    comparison         is_distinct_from
 //	is_not_distinct_from  any                                    comparison         is_not_distinct_from
 //	is_not_null           any                                    comparison         is_not_null
 //	is_null               any                                    comparison         is_null
-//	least                 any but bool, binary, intervals, lists comparison         least_skip_null
+//	least                 any but intervals, lists               comparison         least_skip_null
 //	left                  strings                                string             left
 //	length                strings                                string             char_length
 //	length                lists                                  list               cardinality
