@@ -24,8 +24,8 @@ func init() {
 	familyGens[gBool] = append(familyGens[gBool], intervalCompare)
 }
 
-// interval is an interval: a literal, INTERVAL (x) DAY (MONTH, YEAR, WEEK)
-// of an INTEGER, the difference of two timestamps, a sum or difference of
+// interval is an interval: a literal, INTERVAL (x) UNIT of an INTEGER
+// (every unit, which colexpr reads as to_<units>(x)), the difference of two timestamps, a sum or difference of
 // intervals, an interval times a small integer, or a negated one.
 func (g *gen) interval(d int) *gnode {
 	lit := &gnode{t: gDate, kind: "lit", text: intervalTextPool[g.pick(len(intervalTextPool))]}
@@ -34,7 +34,8 @@ func (g *gen) interval(d int) *gnode {
 	}
 	switch g.pick(6) {
 	case 0:
-		unit := []string{"DAY", "MONTH", "YEAR", "WEEK", "DAYS"}[g.pick(5)]
+		unit := []string{"DAY", "MONTH", "YEAR", "WEEK", "DAYS", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND",
+			"QUARTER", "DECADE", "CENTURY", "MILLENNIUM"}[g.pick(14)]
 		x := g.expr(gI32, d-1)
 		return &gnode{t: gDate, kind: "unary", text: "INTERVAL ", kids: []*gnode{{t: gI32, kind: "lit", text: "(" + x.String() + ") " + unit, duck: "(" + x.SQL() + ") " + unit}}}
 	case 1:

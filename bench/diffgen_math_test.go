@@ -128,7 +128,26 @@ func mathFloat(g *gen, d int) *gnode {
 	round6 := func(n *gnode) *gnode {
 		return mcall(gF64, "round", "", n, &gnode{t: gI32, kind: "lit", text: "6"})
 	}
-	switch g.pick(7) {
+	clamp := func(x *gnode) *gnode { // within ±10
+		return mcall(gF64, "least", "", mcall(gF64, "greatest", "", x, &gnode{t: gF64, kind: "lit", text: "CAST(-10 AS DOUBLE)"}),
+			&gnode{t: gF64, kind: "lit", text: "CAST(10 AS DOUBLE)"})
+	}
+	switch g.pick(10) {
+	case 7:
+		// The trigonometric and hyperbolic functions where they are
+		// defined and far from a pole (NaN outside, in both).
+		return round6(mcall(gF64, []string{"sin", "cos", "atan", "tanh", "asinh", "sinh", "cosh"}[g.pick(7)], "", clamp(x)))
+	case 8:
+		unit := &gnode{t: gF64, kind: "op", text: "/", kids: []*gnode{x, positive(g.expr(gF64, d))}} // in (-1, 1)
+		switch g.pick(4) {
+		case 0:
+			return round6(mcall(gF64, "acosh", "", positive(x)))
+		case 1:
+			return round6(mcall(gF64, "atan2", "", x, g.expr(gF64, d)))
+		}
+		return round6(mcall(gF64, []string{"asin", "acos", "atanh", "tan"}[g.pick(4)], "", unit))
+	case 9:
+		return round6(&gnode{t: gF64, kind: "op", text: "*", kids: []*gnode{mcall(gF64, "pi", ""), clamp(x)}})
 	case 0:
 		return mcall(gF64, "sqrt", "", mcall(gF64, "abs", "", x))
 	case 1:

@@ -598,6 +598,11 @@ func (g *gen) common(t gtype, d int) *gnode {
 		}
 		return n
 	}
+	if g.pick(5) == 0 {
+		// fill_null(a, b), Arrow's two-argument coalesce, which DuckDB
+		// spells coalesce.
+		return &gnode{t: t, kind: "call", text: "fill_null", duck: "coalesce", kids: []*gnode{g.expr(t, d), g.expr(t, d)}}
+	}
 	n := &gnode{t: t, kind: "call", text: "coalesce"}
 	for range 2 + g.pick(2) {
 		n.kids = append(n.kids, g.expr(t, d))
