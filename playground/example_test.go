@@ -38,8 +38,8 @@ func ExampleExplain() {
 	// --where :: bool => l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
 	//   binary/not_compare at [0]: NOT l_quantity * 1::decimal(1,0) > 45.00::decimal(16,2) -> l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
 	//   binary/and_true at []: l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2) AND true -> l_quantity * 1::decimal(1,0) <= 45.00::decimal(16,2)
-	//   1 41
-	//   1 33
+	//   1 41.00
+	//   1 33.00
 }
 
 // An error is placed in its field's text, as the command's caret places

@@ -13,6 +13,7 @@ import (
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/internal/render"
 	"github.com/colexpr/colexpr/optimize"
 	"github.com/colexpr/colexpr/parse"
 	"github.com/colexpr/colexpr/partition"
@@ -168,8 +169,10 @@ type RowGroups struct {
 	Skipped []int `json:"skipped"`
 }
 
-// Rows are the first rows of the result: each value as text, null as a
-// JSON null.
+// Rows are the first rows of the result: each value as text, as the
+// command's table output prints it (DuckDB's way: decimals with their
+// scale, timestamps without a Z, binary as \x escapes, lists and structs
+// as JSON), null as a JSON null.
 type Rows struct {
 	Columns []Column    `json:"columns"`
 	Values  [][]*string `json:"values"`
@@ -506,11 +509,15 @@ func firstRows(ctx context.Context, plan *scan.Plan, limit int) (*Rows, error) {
 	}
 	for len(rows.Values) <= limit && r.Next() {
 		rec := r.RecordBatch()
+		cells := make([]render.Cell, rec.NumCols())
+		for j, col := range rec.Columns() {
+			cells[j] = render.Text(col)
+		}
 		for i := 0; i < int(rec.NumRows()) && len(rows.Values) <= limit; i++ {
 			row := make([]*string, rec.NumCols())
 			for j, col := range rec.Columns() {
-				if col.IsValid(i) {
-					s := col.ValueStr(i)
+				if !render.IsNull(col, i) {
+					s := string(cells[j](nil, i))
 					row[j] = &s
 				}
 			}

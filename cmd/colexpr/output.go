@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/mattn/go-runewidth"
 
+	"github.com/colexpr/colexpr/internal/render"
 	"github.com/colexpr/colexpr/scan"
 )
 
@@ -121,16 +122,16 @@ func newJSONLSink(w io.Writer, sc *arrow.Schema) *jsonlSink {
 		} else {
 			k = append(k, ',')
 		}
-		k = appendJSONString(k, f.Name)
+		k = render.AppendJSONString(k, f.Name)
 		s.keys = append(s.keys, append(k, ':'))
 	}
 	return s
 }
 
 func (s *jsonlSink) encode(rec arrow.RecordBatch) (chunk, error) {
-	cells := make([]cellFn, rec.NumCols())
+	cells := make([]render.Cell, rec.NumCols())
 	for j := range cells {
-		cells[j] = jsonCell(rec.Column(j))
+		cells[j] = render.JSON(rec.Column(j))
 	}
 	n := int(rec.NumRows())
 	c := &bytesChunk{data: make([]byte, 0, n*16*len(cells)+16), ends: make([]int, n)}
@@ -187,9 +188,9 @@ func (w chunkWriter) Write(p []byte) (int, error) {
 
 func (s *csvSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	ncol := int(rec.NumCols())
-	cells := make([]cellFn, ncol)
+	cells := make([]render.Cell, ncol)
 	for j := range cells {
-		cells[j] = textCell(rec.Column(j))
+		cells[j] = render.Text(rec.Column(j))
 	}
 	n := int(rec.NumRows())
 	c := &bytesChunk{data: make([]byte, 0, n*8*ncol+16), ends: make([]int, n)}
@@ -200,7 +201,7 @@ func (s *csvSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	for i := 0; i < n; i++ {
 		scratch = scratch[:0]
 		for j, cell := range cells {
-			if !isNullAt(rec.Column(j), i) {
+			if !render.IsNull(rec.Column(j), i) {
 				scratch = cell(scratch, i)
 			}
 			offs[j+1] = len(scratch)
@@ -374,9 +375,9 @@ func isNumeric(t arrow.DataType) bool {
 
 func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	ncol := int(rec.NumCols())
-	cells := make([]cellFn, ncol)
+	cells := make([]render.Cell, ncol)
 	for j := range cells {
-		cells[j] = textCell(rec.Column(j))
+		cells[j] = render.Text(rec.Column(j))
 	}
 	n := int(rec.NumRows())
 	c := &tableChunk{n: n, cols: ncol, offs: make([]int, 1, n*ncol+1), null: make([]bool, n*ncol), cut: make([]bool, n*ncol)}
@@ -384,7 +385,7 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	for i := 0; i < n; i++ {
 		for j, cell := range cells {
 			k := i*ncol + j
-			if isNullAt(rec.Column(j), i) {
+			if render.IsNull(rec.Column(j), i) {
 				c.null[k] = true
 			} else {
 				scratch = cell(scratch[:0], i)
@@ -395,6 +396,9 @@ func (s *tableSink) encode(rec arrow.RecordBatch) (chunk, error) {
 	}
 	return c, nil
 }
+
+// hexDigits are the digits of a control character's \x escape.
+const hexDigits = "0123456789abcdef"
 
 // appendCell appends v made fit for one line of a table: control
 // characters escaped (\n, \t, \x01), invalid UTF-8 replaced, and cut to

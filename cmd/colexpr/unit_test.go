@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,88 +13,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/scan"
 )
-
-func TestAppendFloat(t *testing.T) {
-	cases := []struct {
-		v          float64
-		bits       int
-		json, text string
-	}{
-		{1.5, 64, "1.5", "1.5"},
-		{0, 64, "0", "0"},
-		{-2, 64, "-2", "-2"},
-		{1e6, 64, "1000000", "1000000"},
-		{1e21, 64, "1e+21", "1e+21"},
-		{1e-7, 64, "1e-7", "1e-7"},
-		{0.000001, 64, "0.000001", "0.000001"},
-		{0.1, 32, "0.1", "0.1"},
-		{math.NaN(), 64, `"NaN"`, "NaN"},
-		{math.Inf(1), 64, `"Infinity"`, "Infinity"},
-		{math.Inf(-1), 32, `"-Infinity"`, "-Infinity"},
-	}
-	for _, c := range cases {
-		v := c.v
-		if c.bits == 32 {
-			v = float64(float32(v))
-		}
-		if got := string(appendFloat(nil, v, c.bits, true)); got != c.json {
-			t.Errorf("JSON of %v (f%d) is %s, want %s", c.v, c.bits, got, c.json)
-		}
-		if got := string(appendFloat(nil, v, c.bits, false)); got != c.text {
-			t.Errorf("text of %v (f%d) is %s, want %s", c.v, c.bits, got, c.text)
-		}
-	}
-}
-
-func TestAppendDecimal(t *testing.T) {
-	big, _ := decimal128.FromString("12345678901234567890123.45", 38, 2)
-	cases := []struct {
-		n     decimal128.Num
-		scale int32
-		want  string
-	}{
-		{decimal128.FromI64(5), 2, "0.05"},
-		{decimal128.FromI64(-5), 2, "-0.05"},
-		{decimal128.FromI64(105), 2, "1.05"},
-		{decimal128.FromI64(0), 2, "0.00"},
-		{decimal128.FromI64(10000), 2, "100.00"},
-		{decimal128.FromI64(-310), 2, "-3.10"},
-		{decimal128.FromI64(42), 0, "42"},
-		{decimal128.FromI64(math.MinInt64), 0, "-9223372036854775808"},
-		{decimal128.FromI64(7), 5, "0.00007"},
-		{big, 2, "12345678901234567890123.45"},
-		{big.Negate(), 2, "-12345678901234567890123.45"},
-	}
-	for _, c := range cases {
-		if got := string(appendDecimal(nil, c.n, c.scale)); got != c.want {
-			t.Errorf("decimal %v scale %d is %s, want %s", c.n, c.scale, got, c.want)
-		}
-	}
-}
-
-func TestAppendJSONString(t *testing.T) {
-	cases := []string{"", "plain", `q"uo\te`, "line\nbreak\r\t", "\x00\x01\x1f", "ünïcødé ✓", "bad \xff utf8", "\u2028\u2029", "</script>"}
-	for _, s := range cases {
-		b := appendJSONString(nil, s)
-		if !json.Valid(b) {
-			t.Errorf("%q renders as invalid JSON %s", s, b)
-			continue
-		}
-		var back string
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
-		want := strings.ToValidUTF8(s, "\uFFFD")
-		if back != want {
-			t.Errorf("%q renders as %s, which reads back as %q", s, b, back)
-		}
-	}
-}
 
 func TestAppendCell(t *testing.T) {
 	cases := []struct {

@@ -1,4 +1,22 @@
-package main
+// Package render writes Arrow values as text, as DuckDB's shell prints
+// them, and as JSON: the one rendering of a value that colexpr's command
+// (its table, CSV and JSON outputs) and the playground's rows share, so
+// that the two print a value alike.
+//
+// Text is what a person reads in a table or a CSV field: integers and
+// floats as Go formats them (no exponent between 1e-6 and 1e21, NaN and
+// ±Infinity by name), decimals with exactly their scale's digits,
+// strings as they are, binary as DuckDB casts a BLOB to text (\x00\xFFA),
+// dates and timestamps with a space before the time and no Z for a
+// timestamp without a zone (a year before 1 as DuckDB's "(BC)"),
+// intervals as DuckDB's "1 year 2 months 3 days 04:05:06", and lists and
+// structs as JSON. A text renderer is never called on a null row: each
+// format prints nulls its own way (IsNull tells them).
+//
+// JSON is valid JSON: strings quoted and escaped, null as null, decimals,
+// dates and times as strings, binary as base64, NaN and the infinities as
+// strings.
+package render
 
 import (
 	"encoding/base64"
@@ -15,23 +33,16 @@ import (
 	"github.com/colexpr/colexpr/internal/interval"
 )
 
-// Rendering of single values, shared by the output formats.
-//
-// A cellFn appends the value at row i of one array. The JSON renderer
-// writes valid JSON (strings quoted, null as null); the text renderer
-// writes what a person reads in a table or a CSV field: strings as they
-// are, and lists and structs as JSON. Text renderers are never called on a
-// null row: the formats print nulls their own way.
+// A Cell appends the value at row i of one array to b.
+type Cell func(b []byte, i int) []byte
 
-type cellFn func(b []byte, i int) []byte
+// JSON renders the values of arr as JSON, a null row as null.
+func JSON(arr arrow.Array) Cell { return newCell(arr, true) }
 
-// jsonCell renders the values of arr as JSON.
-func jsonCell(arr arrow.Array) cellFn { return newCell(arr, true) }
+// Text renders the non-null values of arr as text.
+func Text(arr arrow.Array) Cell { return newCell(arr, false) }
 
-// textCell renders the values of arr as plain text.
-func textCell(arr arrow.Array) cellFn { return newCell(arr, false) }
-
-func newCell(arr arrow.Array, asJSON bool) cellFn {
+func newCell(arr arrow.Array, asJSON bool) Cell {
 	inner := valueCell(arr, asJSON)
 	if !asJSON || arr.NullN() == 0 {
 		return inner
@@ -45,17 +56,17 @@ func newCell(arr arrow.Array, asJSON bool) cellFn {
 }
 
 // valueCell renders non-null values of arr.
-func valueCell(arr arrow.Array, asJSON bool) cellFn {
+func valueCell(arr arrow.Array, asJSON bool) Cell {
 	str := func(b []byte, s string) []byte {
 		if asJSON {
-			return appendJSONString(b, s)
+			return AppendJSONString(b, s)
 		}
 		return append(b, s...)
 	}
 	switch a := arr.(type) {
 	case *array.Null:
 		// Only JSON calls this: the text formats see every row as null
-		// (isNullAt), however the array stores it.
+		// (IsNull), however the array stores it.
 		return func(b []byte, _ int) []byte { return append(b, "null"...) }
 	case *array.Boolean:
 		return func(b []byte, i int) []byte { return strconv.AppendBool(b, a.Value(i)) }
@@ -175,9 +186,9 @@ func valueCell(arr arrow.Array, asJSON bool) cellFn {
 	case *array.Struct:
 		st := a.DataType().(*arrow.StructType)
 		keys := make([][]byte, a.NumField())
-		fields := make([]cellFn, a.NumField())
+		fields := make([]Cell, a.NumField())
 		for k := range fields {
-			keys[k] = appendJSONString(nil, st.Field(k).Name)
+			keys[k] = AppendJSONString(nil, st.Field(k).Name)
 			fields[k] = newCell(a.Field(k), true)
 		}
 		return func(b []byte, i int) []byte {
@@ -326,18 +337,18 @@ func appendBlob(b []byte, v []byte) []byte {
 	return b
 }
 
-// isNullAt reports whether row i of arr is null; every row of an array of
+// IsNull reports whether row i of arr is null; every row of an array of
 // type null is, whether or not it has a validity bitmap.
-func isNullAt(arr arrow.Array, i int) bool {
+func IsNull(arr arrow.Array, i int) bool {
 	return arr.DataType().ID() == arrow.NULL || arr.IsNull(i)
 }
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString writes s as a JSON string: quotes, backslashes and
+// AppendJSONString writes s as a JSON string: quotes, backslashes and
 // control characters escaped, invalid UTF-8 replaced by U+FFFD, and U+2028
 // and U+2029 escaped so the output is also valid JavaScript.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
