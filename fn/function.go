@@ -31,29 +31,66 @@
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
-// conditional, string and list. The DuckDB-dialect string functions
-// (string_more.go) are trim, ltrim, rtrim, replace, left, right, reverse,
-// repeat, lpad, rpad, split_part, string_split, strpos, concat_ws, ascii,
-// chr, format, printf and the regular expressions regexp_matches,
-// regexp_replace, regexp_extract, regexp_count and regexp_split_to_array.
-// The numeric functions (math.go) are
-// round, trunc, floor, ceil (ceiling), sqrt, cbrt, exp, ln, log, log10,
-// log2, power (pow), sign, pi, greatest, least and the bitwise operators
-// & | xor << >> ~ (bitwise_and, bitwise_or, xor, shift_left, shift_right,
-// bitwise_not); mod(a, b) is the % operator. The DuckDB-dialect list
-// functions (list_more.go) are list_value, list_slice (array_slice, on
-// lists and strings), list_sum, list_avg, list_min, list_max, list_count,
-// list_aggregate, list_sort, list_reverse_sort, list_reverse,
-// list_distinct, list_has_any, list_has_all, list_position, list_concat
-// (and || on lists), flatten and list_reduce; list_element also reads a
-// character of a string, and list_transform and list_filter give their
-// lambda the element's index as an optional second parameter. The date and
-// time functions (temporal.go) are date_part (extract(part FROM x)) and its
-// shorthands year, quarter, month, day, dayofweek, isodow, dayofyear,
-// week, isoyear, yearweek, decade, century, millennium, era, hour, minute,
-// second, millisecond, microsecond and epoch, then date_trunc, date_diff
-// (datediff), last_day, make_date, make_timestamp, strftime and strptime;
-// + and - take dates and days (arith.go).
+// conditional, string, list, math, temporal and interval.
+//
+// # Functions by category
+//
+// The functions of Default, by the name they are registered under, with
+// their aliases in parentheses (operators show the text that calls them);
+// TestDocListsEveryFunction keeps the list complete.
+//
+//	arithmetic   a + b (add, date_add), a - b (sub), a * b (mul), a / b (div),
+//	             a % b (mod), -a (neg), abs
+//	comparison   = (eq), <> (neq), < (lt), <= (lte), > (gt), >= (gte),
+//	             IS [NOT] DISTINCT FROM (is_distinct_from, is_not_distinct_from),
+//	             BETWEEN (between), IN (in_list), greatest, least
+//	boolean      AND (and), OR (or), NOT (not)
+//	null         IS NULL (is_null), IS NOT NULL (is_not_null), coalesce (ifnull),
+//	             fill_null, error
+//	math         round, trunc, floor, ceil (ceiling), sqrt, cbrt, exp, ln, log,
+//	             log10, log2, power (pow), sign, pi, sin, cos, tan, asin, acos,
+//	             atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh
+//	bitwise      & (bitwise_and), | (bitwise_or), xor, << (shift_left),
+//	             >> (shift_right), ~ (bitwise_not)
+//	string       length (char_length), byte_length (octet_length, strlen), lower
+//	             (lcase), upper (ucase), concat, || (string_concat), concat_ws,
+//	             substring (substr), left, right, starts_with (prefix), ends_with
+//	             (suffix), contains, strpos (instr), trim, ltrim, rtrim, replace,
+//	             reverse, repeat, lpad, rpad, split_part, string_split (split,
+//	             str_split, string_to_array), ascii, chr, format, printf
+//	regexp       regexp_matches, regexp_replace, regexp_extract, regexp_count,
+//	             regexp_split_to_array (string_split_regex, str_split_regex)
+//	list         list_value (array_value), list_element (list_extract),
+//	             list_length (len, array_length), list_slice (array_slice),
+//	             list_contains (list_has, array_contains), list_position
+//	             (list_indexof, array_position, array_indexof), list_has_any
+//	             (array_has_any), list_has_all (array_has_all), list_concat
+//	             (list_cat, array_concat, array_cat), flatten, list_sum, list_avg,
+//	             list_min, list_max, list_count, list_aggregate (list_aggr,
+//	             aggregate, array_aggregate, array_aggr), list_sort (array_sort),
+//	             list_reverse_sort (array_reverse_sort), list_reverse
+//	             (array_reverse), list_distinct (array_distinct)
+//	lambdas      list_transform (list_apply, array_transform), list_filter
+//	             (array_filter), list_reduce (array_reduce), list_any
+//	             (list_bool_or), list_all (list_bool_and)
+//	struct       merge; packs, field access and struct_select/struct_exclude
+//	             are syntax (package parse)
+//	date, time   date_part (datepart, extract(part FROM x)) and its shorthands
+//	             year, quarter, month, day (dayofmonth), dayofweek (weekday),
+//	             isodow, dayofyear, week (weekofyear), isoyear, yearweek, decade,
+//	             century, millennium, era, hour, minute, second, millisecond,
+//	             microsecond, epoch; date_trunc (datetrunc), date_diff
+//	             (datediff), last_day, make_date, make_timestamp, strftime,
+//	             strptime
+//	interval     to_years, to_quarters, to_months, to_weeks, to_days, to_hours,
+//	             to_minutes, to_seconds, to_milliseconds, to_microseconds,
+//	             to_decades, to_centuries, to_millennia (INTERVAL n UNIT)
+//
+// Notes on the DuckDB-dialect functions: list_element also reads a
+// character of a string and list_slice slices strings; list_transform and
+// list_filter give their lambda the element's index as an optional second
+// parameter; + and - take dates and days (arith.go), and dates and
+// timestamps take intervals (interval.go).
 package fn
 
 import (
