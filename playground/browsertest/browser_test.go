@@ -7,14 +7,20 @@
 //
 // It needs Chromium (Debian: apt-get install chromium), found at
 // $CHROMIUM or as chromium, chromium-browser or google-chrome on the
-// PATH; without one every test skips and says so.
+// PATH; without one every test skips and says so. TestWasm also needs a
+// built static site (see its doc). -screenshots rewrites the README's
+// screenshots, ../screenshots/*.png.
 package browsertest
 
 import (
+	"bytes"
 	"context"
+	"flag"
+	"image/png"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -363,5 +369,58 @@ func TestPhone(t *testing.T) {
 	}).map((e) => e.tagName + "#" + e.id + "." + e.className)`)
 	if len(wide) > 0 || eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
 		t.Errorf("at 390 px these are wider than the screen: %q", wide)
+	}
+}
+
+var screenshots = flag.Bool("screenshots", false, "write the README's screenshots of the page to ../screenshots/")
+
+// TestScreenshots types an example expression at a desktop's and at a
+// phone's size, and checks the screenshot of each is the screen's size;
+// with -screenshots it writes them for the README (../screenshots/).
+func TestScreenshots(t *testing.T) {
+	url, _ := serve(t)
+	for _, c := range []struct {
+		name          string
+		width, height int
+		mobile        bool
+	}{
+		{"desktop", 1280, 800, false},
+		{"phone", 390, 844, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := browser(t, c.width, c.height)
+			opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+			if c.mobile {
+				opts = append(opts, chromedp.EmulateMobile)
+			}
+			if err := chromedp.Do(ctx,
+				chromedp.EmulateViewport(int64(c.width), int64(c.height), opts...),
+				chromedp.Navigate(url+"/"),
+				answered(""),
+			); err != nil {
+				t.Fatal(err)
+			}
+			typeInto(t, ctx, "where", "l_shipmode IN ('AIR', 'MAIL') AND NOT (l_quantity * 1 > 45) AND true")
+			if err := chromedp.Do(ctx, chromedp.Blur(chromedp.ID("where")), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+				t.Fatal(err)
+			}
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(shot))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != c.width || b.Dy() != c.height {
+				t.Errorf("the screenshot is %dx%d, want %dx%d", b.Dx(), b.Dy(), c.width, c.height)
+			}
+			if *screenshots {
+				if err := os.WriteFile(filepath.Join("..", "screenshots", c.name+".png"), shot, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("wrote ../screenshots/%s.png (%d KB)", c.name, len(shot)>>10)
+			}
+		})
 	}
 }
