@@ -101,7 +101,7 @@ func ready(t *testing.T, ctx context.Context) string {
 // numbered before, and the answer to the text as it stands: the page is
 // aria-busy from a keystroke until then.
 func answered(before string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](`document.body.dataset.ready !== undefined && document.body.dataset.ready !== `+strconv.Quote(before)+` && !document.body.hasAttribute("aria-busy")`, chromedp.WithPollingTimeout(30*time.Second))
+	return chromedp.Poll[chromedp.Void](`document.body.dataset.ready !== undefined && document.body.dataset.ready !== `+jsString(before)+` && !document.body.hasAttribute("aria-busy")`, chromedp.WithPollingTimeout(30*time.Second))
 }
 
 // typeInto replaces the text of the field (where or select) by typing,
@@ -124,7 +124,7 @@ func typeInto(t *testing.T, ctx context.Context, field, text string) {
 		steps = append(steps, chromedp.SendKeys(sel, line))
 	}
 	steps = append(steps,
-		chromedp.Poll[chromedp.Void](`document.querySelector("#`+field+`").value === `+strconv.Quote(text)),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#`+field+`").value === `+jsString(text)),
 		answered(before))
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatalf("typing %q into %s: %v", text, field, err)
@@ -156,13 +156,12 @@ func logLoad(t *testing.T, ctx context.Context, what string) {
 // jsString is s as a JavaScript string literal.
 func jsString(s string) string { return strconv.Quote(s) }
 
-// nodeTexts are the labels of the tree nodes under sel, each "label ::
+// nodes are the labels of the tree nodes under sel, each "label ::
 // dtype" as the page writes it.
-const nodeTexts = `Array.from(document.querySelectorAll(%q + " .node"), (n) => n.querySelector("b").textContent + " " + n.querySelector(".dt").textContent)`
-
 func nodes(t *testing.T, ctx context.Context, sel string) []string {
 	t.Helper()
-	return eval[[]string](t, ctx, strings.Replace(nodeTexts, "%q", strconv.Quote(sel), 1))
+	return eval[[]string](t, ctx, `Array.from(document.querySelectorAll(`+jsString(sel+" .node")+`),
+		(n) => n.querySelector("b").textContent + " " + n.querySelector(".dt").textContent)`)
 }
 
 func TestPage(t *testing.T) {
