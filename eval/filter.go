@@ -148,7 +148,7 @@ func (f *filterScratch) setBits(bm []byte, n, count int) []int32 {
 	if need := max(count, 0) + 64; cap(f.list) < need { // the kernel's room
 		f.list = make([]int32, 0, need)
 	}
-	f.list = kernels.AppendSelected(f.list[:0], bm, n)
+	f.list = kernels.AppendSelected(f.list[:0], bm, n, count)
 	return f.list
 }
 

@@ -14,19 +14,28 @@ import (
 // grows if the guess is short.
 func SelectRows(bm []byte, n, count int) []int32 {
 	// Room for the kernel's whole-vector stores past the last row.
-	return AppendSelected(make([]int32, 0, max(count, 0)+64), bm, n)
+	return AppendSelected(make([]int32, 0, max(count, 0)+64), bm, n, count)
 }
+
+// sparseRows: below one set row in sparseRows, the portable loop, which
+// costs per set bit, beats the SIMD kernels, which store whole vectors per
+// word (AVX-512) or per byte (AVX2) — measured by BenchmarkSelectRows.
+const sparseRows = 16
 
 // AppendSelected appends to dst the rows i < n whose bit is set in bm, as
 // SelectRows lists them, and returns the extended slice; a dst with room
 // (64 slots beyond the rows it will receive) is filled in place. The
-// SIMD kernel (simd.go) takes the whole words first, 16 rows a step, as
-// long as the room lasts; the portable loop takes a word's set bits one
-// at a time, which is as fast when they are few.
-func AppendSelected(dst []int32, bm []byte, n int) []int32 {
+// SIMD kernel (simd.go) takes the whole words first — 16 rows a step
+// with AVX-512's compress, 8 with AVX2's table of byte values — as long as
+// the room lasts; the portable loop takes a word's set bits one at a
+// time, which is faster when they are few: given count, the number of set
+// rows (or a guess; negative when unknown), it skips the kernel below one
+// row in sparseRows.
+func AppendSelected(dst []int32, bm []byte, n, count int) []int32 {
 	full := n / 64 // whole words, read eight bytes at a time
 	w := 0
-	if full > 0 && cap(dst)-len(dst) >= 64 {
+	sparse := count >= 0 && count < n/sparseRows
+	if !sparse && full > 0 && cap(dst)-len(dst) >= 64 {
 		var k int
 		w, k = selectFast(dst[len(dst):cap(dst)], bm, full)
 		dst = dst[:len(dst)+k]

@@ -67,7 +67,7 @@ func TestSelectRows(t *testing.T) {
 						t.Fatalf("%s n %d off %d count %d: %s", setName(set), n, off, count, firstDiff(got, want))
 					}
 					// Appending to rows already there, without room.
-					withActive(set, func() { got = AppendSelected([]int32{-1}, bm, n) })
+					withActive(set, func() { got = AppendSelected([]int32{-1}, bm, n, -1) })
 					if !slices.Equal(got, append([]int32{-1}, want...)) {
 						t.Fatalf("%s n %d off %d: appending: %s", setName(set), n, off, firstDiff(got[1:], want))
 					}
@@ -102,7 +102,7 @@ func BenchmarkSelectRows(b *testing.B) {
 				dst := make([]int32, 0, count+64)
 				withActive(set, func() {
 					for b.Loop() {
-						AppendSelected(dst, bm, n)
+						AppendSelected(dst, bm, n, -1) // the kernel, whatever the density
 					}
 				})
 			})

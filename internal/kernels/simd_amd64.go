@@ -56,7 +56,7 @@ type simdSet struct {
 	wordsAnd, wordsOr func(dst, x, y []uint64) int
 	wordsNot          func(dst, x []uint64) int
 
-	// Bitmap → selection vector (AVX-512 only).
+	// Bitmap → selection vector.
 	selectRows func(dst []int32, bm []byte, words int) (done, k int)
 	cmpI8      *cmpKernels[int8]
 	cmpI16     *cmpKernels[int16]
@@ -115,6 +115,7 @@ var avx512Set = &simdSet{
 
 var avx2Set = &simdSet{
 	name:          "avx2",
+	selectRows:    selectRowsAVX2,
 	kleeneHalfAnd: kleeneHalfAndAVX2,
 	kleeneHalfOr:  kleeneHalfOrAVX2,
 	wordsAnd:      wordsAndAVX2,

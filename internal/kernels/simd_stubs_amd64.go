@@ -1087,6 +1087,9 @@ func cmpLeD18VVAVX2(dst []uint64, a []uint64, b []uint64)
 // selectRowsAVX512 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX-512 F, POPCNT).
 func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
 
+// selectRowsAVX2 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX2, POPCNT).
+func selectRowsAVX2(dst []int32, bm []byte, words int) (done int, k int)
+
 // wordsAndAVX512 computes dst = x & y for the words of whole blocks of 32, and returns how many words it did (AVX512).
 func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 

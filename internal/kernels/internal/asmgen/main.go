@@ -105,6 +105,7 @@ func main() {
 		}
 	}
 	selectRows512()
+	selectRows2()
 	for _, op := range wordsOps {
 		words(op, true)
 		words(op, false)
