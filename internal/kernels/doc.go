@@ -98,7 +98,10 @@
 //     their storage), column with scalar and column with column, into a
 //     bitmap;
 //   - checked addition, subtraction and multiplication of every integer
-//     width (8- and 64-bit multiplication on AVX-512 only), overflow
+//     width (8- and 64-bit multiplication on AVX-512 only: AVX2 has no
+//     8-bit lane multiply and no 64-bit low product, VPMULLQ being
+//     AVX-512 DQ, so there the portable loop, whose 64-bit product is
+//     one IMUL with its overflow flag through math/bits, does them), overflow
 //     flagged per lane and tested once per call; the failing row is still
 //     found by the portable rescan, so errors are the same. The 64-bit
 //     product has no vector instruction for its high word, so its flag is
@@ -106,7 +109,13 @@
 //     rescan;
 //   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides
 //     or one, AND and OR without nulls, NOT and IS NULL;
-//   - bitmap → selection vector (SelectRows; AVX-512 only, VPCOMPRESSD).
+//   - bitmap → selection vector (SelectRows): AVX-512 compresses the row
+//     numbers of 16 bits a step with VPCOMPRESSD; AVX2, which has no
+//     compress, adds each byte's first row to its entry in a table of the
+//     set-bit positions of the 256 byte values and stores 8 lanes, moving
+//     on by the byte's popcount. Both store whole vectors, so below one
+//     set row in 16 the portable loop (one step per set bit) is faster and
+//     is used instead.
 //
 // Each kernel does the whole blocks it can (64 rows for a comparison, four
 // vectors for arithmetic) and returns how far it got; the portable Go loop
