@@ -39,6 +39,14 @@ func (k fmtKind) String() string {
 	return [...]string{"integer", "unsigned integer", "float", "string", "bool"}[k]
 }
 
+// withArticle is the kind after "a" or "an", for messages.
+func (k fmtKind) withArticle() string {
+	if k == fmtInt || k == fmtUint {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
 // fmtArg is one value argument, array or scalar.
 type fmtArg struct {
 	kind  fmtKind
@@ -389,7 +397,7 @@ func formatValue(b *strBuilder, a *fmtArg, i int, sp spec, printf bool, scratch 
 		if sp.verb == 0 {
 			verb = "{}"
 		}
-		return fmt.Errorf("the specifier %q cannot format a %s value: %w", verb, a.kind, errs.ErrInvalidArgument)
+		return fmt.Errorf("the specifier %q cannot format %s value: %w", verb, a.kind.withArticle(), errs.ErrInvalidArgument)
 	}
 	switch sp.verb {
 	case 'd', 'i', 'u', 0:

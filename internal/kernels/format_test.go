@@ -40,7 +40,7 @@ func TestFormat(t *testing.T) {
 		{name: "per row", args: []in{col(strN, `["<{}>", "{:x}", null]`), col(i64N, `[10, 255, 1]`)}, ret: strN, want: `["<10>", "ff", null]`},
 		{name: "missing argument", args: []in{s("{} {}"), n64(1)}, ret: str, errText: "argument index 1 is out of range"},
 		{name: "unclosed", args: []in{s("{"), n64(1)}, ret: str, errText: "invalid or unclosed field"},
-		{name: "s of int", args: []in{s("{:s}"), n64(1)}, ret: str, errText: `"s" cannot format a integer value`},
+		{name: "s of int", args: []in{s("{:s}"), n64(1)}, ret: str, errText: `"s" cannot format an integer value`},
 		{name: "d of string", args: []in{s("{:d}"), s("a")}, ret: str, errText: `"d" cannot format a string value`},
 		{name: "c", args: []in{s("{:c}"), n64(65)}, ret: str, errText: `"c" cannot format`},
 	}, formatCall(false))
@@ -59,7 +59,7 @@ func TestPrintf(t *testing.T) {
 		{name: "char not ASCII", args: []in{s("%c"), n64(200)}, ret: str, errText: "not UTF-8 on its own"},
 		{name: "bool", args: []in{s("%d %s"), lit(scalar.Bool(true)), lit(scalar.Bool(false))}, ret: str, want: `["1 false"]`},
 		{name: "rows", args: []in{s("%d!"), col(i64N, `[1, null, -3]`)}, ret: strN, want: `["1!", null, "-3!"]`},
-		{name: "s of int", args: []in{s("%s"), n64(1)}, ret: str, errText: `"s" cannot format a integer value`},
+		{name: "s of int", args: []in{s("%s"), n64(1)}, ret: str, errText: `"s" cannot format an integer value`},
 		{name: "d of float", args: []in{s("%d"), f64(1.5)}, ret: str, errText: `"d" cannot format a float value`},
 		{name: "missing argument", args: []in{s("%d")}, ret: str, errText: "argument index 0 is out of range"},
 		{name: "unsupported", args: []in{s("%q"), n64(1)}, ret: str, errText: "unsupported conversion 'q'"},
