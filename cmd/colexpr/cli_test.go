@@ -193,6 +193,7 @@ var cliCases = []cliCase{
 	// The page index: of the one row group, the pages of one day.
 	{name: "stats_pages", args: []string{"query", "--stats", "--format", "csv", "--where", "l_shipdate = DATE '1995-06-17'", "--select", "l_orderkey, l_linenumber, l_shipdate", "$DIR/pages/sorted.parquet"}},
 	{name: "stats_pages_no_prune", args: []string{"query", "--stats", "--no-prune", "--format", "csv", "--where", "l_shipdate = DATE '1995-06-17'", "--select", "l_orderkey, l_linenumber, l_shipdate", "$DIR/pages/sorted.parquet"}},
+	{name: "stats_pages_dataset", args: []string{"query", "--stats", "--format", "csv", "--where", "l_shipdate = DATE '1995-06-17'", "--select", "l_orderkey, l_linenumber, l_shipdate", "$DIR/pagesds"}},
 	{name: "stats_not_parquet", args: []string{"query", "--stats", "--where", "id > 4", "--select", "id", "$DIR/fixture.csv"}},
 	{name: "err_after_skipped_group", args: []string{"query", "--where", "id >= 5", "--select", "CAST(name AS i64)", "$DIR/fixture.parquet"}, exit: 1},
 

@@ -334,16 +334,25 @@ func TestQueryOutputBloomFilters(t *testing.T) {
 // writePagesFixture writes $DIR/pages/sorted.parquet: 20 000 demo rows
 // sorted by ship date, one row group of pages of 1000 rows, for the
 // page index's goldens (in a directory of its own, out of the globs of
-// the other cases).
+// the other cases); and $DIR/pagesds/, a dataset of two such files of
+// 10 000 rows (seeds 1 and 2).
 func writePagesFixture(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, sub := range []string{"pages", "pagesds"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	o := demo.ReaderOptions{BatchSize: defaultRowGroupSize, SortBy: demo.ColShipDate}
 	po := scan.ParquetOptions{PageRows: 1000}
 	if err := writeDemoWith(memory.DefaultAllocator, demo.Table{Seed: demo.DefaultSeed, Rows: 20000}, o, filepath.Join(dir, "pages", "sorted.parquet"), nil, po); err != nil {
 		t.Fatal(err)
+	}
+	for seed := range uint64(2) {
+		path := filepath.Join(dir, "pagesds", fmt.Sprintf("part%d.parquet", seed+1))
+		if err := writeDemoWith(memory.DefaultAllocator, demo.Table{Seed: seed + 1, Rows: 10000}, o, path, nil, po); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
