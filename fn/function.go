@@ -31,7 +31,8 @@
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
-// conditional, string, list, math, temporal and interval.
+// conditional, string, list, math (math.go, math_trig.go, math_more.go),
+// temporal and interval.
 //
 // # Functions by category
 //
@@ -47,11 +48,14 @@
 //	boolean      AND (and), OR (or), NOT (not)
 //	null         IS NULL (is_null), IS NOT NULL (is_not_null), coalesce (ifnull),
 //	             fill_null, error
-//	math         round, trunc, floor, ceil (ceiling), sqrt, cbrt, exp, ln, log,
-//	             log10, log2, power (pow), sign, pi, sin, cos, tan, asin, acos,
-//	             atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh
+//	math         round, trunc, floor, ceil (ceiling), even, sqrt, cbrt, exp, ln,
+//	             log, log10, log2, power (pow), sign, pi, sin, cos, tan, asin,
+//	             acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh,
+//	             radians, degrees, isnan, isinf, isfinite, gcd
+//	             (greatest_common_divisor), lcm (least_common_multiple),
+//	             factorial
 //	bitwise      & (bitwise_and), | (bitwise_or), xor, << (shift_left),
-//	             >> (shift_right), ~ (bitwise_not)
+//	             >> (shift_right), ~ (bitwise_not), bit_count
 //	string       length (char_length), byte_length (octet_length, strlen), lower
 //	             (lcase), upper (ucase), concat, || (string_concat), concat_ws,
 //	             substring (substr), left, right, starts_with (prefix), ends_with

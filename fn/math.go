@@ -177,6 +177,10 @@ const (
 	MathAsinh
 	MathAcosh
 	MathAtanh
+	// radians, degrees and even (math_more.go).
+	MathRadians
+	MathDegrees
+	MathEven
 )
 
 // BitOp is a bitwise operator.

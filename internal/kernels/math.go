@@ -2,8 +2,12 @@ package kernels
 
 // The numeric functions: rounding (round, trunc, floor, ceil, with or
 // without a number of decimal places), the f64 functions (sqrt, cbrt, exp,
-// ln, log10, log2, log, power, the trigonometric and hyperbolic ones), sign, and the bitwise operators. The results
-// are DuckDB's; package fn's doc (math.go) lists the types.
+// ln, log10, log2, log, power, the trigonometric and hyperbolic ones,
+// radians, degrees, even), sign, and the bitwise operators. The results
+// are DuckDB's; package fn's doc (math.go) lists the types. radians(x) is
+// x · (π / 180) and degrees(x) x · (180 / π), the constant folded first, as
+// DuckDB computes them (x · π / 180 differs in the last bit for about a
+// third of the values).
 //
 // Floats follow IEEE 754 and never fail: sqrt(-1) is NaN, ln(0) is -Inf.
 // The logarithms are computed as DuckDB's C library gives them
@@ -70,6 +74,9 @@ const (
 	MathAsinh
 	MathAcosh
 	MathAtanh
+	MathRadians // x · (π / 180)
+	MathDegrees // x · (180 / π)
+	MathEven    // away from zero to the next even integer
 )
 
 // trig are Go's math package's trigonometric and hyperbolic functions, by
@@ -162,6 +169,18 @@ func FloatMath(mem memory.Allocator, op MathOp, x datum.Datum, ret dtype.DType) 
 			for i, v := range src {
 				dst[i] = Log2(v)
 			}
+		case MathRadians:
+			for i, v := range src {
+				dst[i] = v * (math.Pi / 180)
+			}
+		case MathDegrees:
+			for i, v := range src {
+				dst[i] = v * (180 / math.Pi)
+			}
+		case MathEven:
+			for i, v := range src {
+				dst[i] = Even(v)
+			}
 		default:
 			f := trig[op]
 			for i, v := range src {
@@ -185,6 +204,12 @@ func mathOne(op MathOp, v float64) float64 {
 		return Log2(v)
 	case MathLog10, MathLog:
 		return Log10(v)
+	case MathRadians:
+		return v * (math.Pi / 180)
+	case MathDegrees:
+		return v * (180 / math.Pi)
+	case MathEven:
+		return Even(v)
 	}
 	return trig[op](v)
 }

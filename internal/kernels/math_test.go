@@ -405,8 +405,10 @@ func TestFloatLoopsMatchOneRow(t *testing.T) {
 		}
 		got.Release()
 	}
-	for op := MathSqrt; op <= MathLog; op++ {
-		check(fmt.Sprintf("math op %d", op), FloatMath(mem, op, x, f64), func(v float64) float64 { return mathOne(op, v) })
+	for _, ops := range [][2]MathOp{{MathSqrt, MathLog}, {MathRadians, MathEven}} {
+		for op := ops[0]; op <= ops[1]; op++ {
+			check(fmt.Sprintf("math op %d", op), FloatMath(mem, op, x, f64), func(v float64) float64 { return mathOne(op, v) })
+		}
 	}
 	for mode := RoundHalfAway; mode <= RoundCeil; mode++ {
 		check(fmt.Sprintf("round mode %d", mode), FloatRound[float64](mem, mode, x, f64), func(v float64) float64 { return roundFloat(mode, v) })
