@@ -26,7 +26,8 @@ func init() {
 
 // interval is an interval: a literal, INTERVAL (x) UNIT of an INTEGER
 // (every unit, which colexpr reads as to_<units>(x)), the difference of two timestamps, a sum or difference of
-// intervals, an interval times a small integer, or a negated one.
+// intervals, an interval times a small integer or scaled by a fraction
+// or divided by a number, or a negated one.
 func (g *gen) interval(d int) *gnode {
 	lit := &gnode{t: gDate, kind: "lit", text: intervalTextPool[g.pick(len(intervalTextPool))]}
 	if d <= 0 || g.pick(3) == 0 {
@@ -46,6 +47,18 @@ func (g *gen) interval(d int) *gnode {
 	case 2:
 		return &gnode{t: gDate, kind: "op", text: []string{"+", "-"}[g.pick(2)], kids: []*gnode{g.interval(d - 1), g.interval(d - 1)}}
 	case 3:
+		if g.pick(3) == 0 {
+			// Scaled by a fraction, or divided by a number: DuckDB's
+			// *(INTERVAL, DOUBLE) and /(INTERVAL, DOUBLE).
+			f := &gnode{t: gF64, kind: "lit", text: []string{"1.5", "0.1", "-0.5", "7", "3", "0.25"}[g.pick(6)]}
+			if g.pick(4) == 0 {
+				f = g.expr(gF64, d-1)
+			}
+			if g.pick(2) == 0 {
+				return &gnode{t: gDate, kind: "op", text: "/", kids: []*gnode{g.interval(d - 1), f}}
+			}
+			return &gnode{t: gDate, kind: "op", text: "*", kids: []*gnode{g.interval(d - 1), f}}
+		}
 		k := &gnode{t: gI64, kind: "lit", text: []string{"2", "-3", "0", "12", "1000"}[g.pick(5)]}
 		if g.pick(2) == 0 {
 			return &gnode{t: gDate, kind: "op", text: "*", kids: []*gnode{k, g.interval(d - 1)}}

@@ -17,7 +17,9 @@ import (
 //     +(DATE, INTEGER) takes: dt + 1, dt - u8_col. Wider integers are left
 //     for binding to reject, as DuckDB rejects DATE + BIGINT.
 //   - an interval times an integer: the integer (of at most 32 bits, or an
-//     untyped literal) becomes the i64 that *(INTERVAL, BIGINT) takes;
+//     untyped literal) becomes the i64 that *(INTERVAL, BIGINT) takes; an
+//     interval times a decimal or f32, or divided by any number, takes it
+//     as the f64 of *(INTERVAL, DOUBLE) and /(INTERVAL, DOUBLE);
 //     a string literal added to or subtracted from a timestamp is read as
 //     an interval (ts + '1 day'), as DuckDB reads it.
 //   - date - timestamp and timestamp - date: the date becomes the
@@ -102,13 +104,36 @@ func (w *walker) intervalOperands(c *expr.Call, args []arg) (handled bool, err e
 		}
 		return false, nil
 	}
-	if id != fn.IDMul {
+	if id != fn.IDMul && (id != fn.IDDiv || iv != 0) {
 		return true, nil
 	}
 	o := 1 - iv
 	a := args[o]
-	i64 := dtype.Primitive(dtype.I64, false)
-	switch lv, isLit := untypedNumber(a); {
+	i64, f64 := dtype.Primitive(dtype.I64, false), dtype.Primitive(dtype.F64, false)
+	if isNullLiteral(a) {
+		if id == fn.IDDiv {
+			args[o] = nullLiteralTo(a, f64)
+		} else {
+			args[o] = nullLiteralTo(a, i64)
+		}
+		return true, nil
+	}
+	// A fraction (and any divisor) scales the interval as an f64.
+	lv, isLit := untypedNumber(a)
+	if t := a.DType(); id == fn.IDDiv && (t.IsNumeric() || isLit) || t.IsFloat() || t.IsDecimal() || isLit && !isInteger(lv) {
+		switch {
+		case isLit:
+			s, err := scalar.Cast(lv, f64)
+			if err != nil {
+				return true, w.literalMisfit(c, a, lv, f64, err)
+			}
+			args[o] = literal(s)
+		case !t.EqualIgnoreNullability(f64):
+			args[o] = castTo(a, f64)
+		}
+		return true, nil
+	}
+	switch {
 	case isLit && isInteger(lv) && !lv.DType().EqualIgnoreNullability(i64):
 		s, err := scalar.Cast(lv, i64)
 		if err != nil {

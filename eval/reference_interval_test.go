@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"time"
 
@@ -21,12 +22,22 @@ import (
 func init() {
 	refFuncs[fn.IDMul] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		switch {
+		case v[0].DType().IsInterval() && v[1].DType().IsFloat():
+			return refIntervalFloat(t, v[0], v[1].Value().(float64), false)
+		case v[1].DType().IsInterval() && v[0].DType().IsFloat():
+			return refIntervalFloat(t, v[1], v[0].Value().(float64), false)
 		case v[0].DType().IsInterval():
 			return refIntervalScale(t, v[0], v[1].Value().(int64))
 		case v[1].DType().IsInterval():
 			return refIntervalScale(t, v[1], v[0].Value().(int64))
 		}
 		return refArith(fn.IDMul, v[0], v[1], t)
+	}
+	refFuncs[fn.IDDiv] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		if v[0].DType().IsInterval() {
+			return refIntervalFloat(t, v[0], v[1].Value().(float64), true)
+		}
+		return refArith(fn.IDDiv, v[0], v[1], t)
 	}
 	refFuncs[fn.IDNeg] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		if v[0].DType().IsInterval() {
@@ -68,6 +79,42 @@ func refIntervalScale(t dtype.DType, s scalar.Scalar, k int64) (scalar.Scalar, e
 	m, d, n := refFields(s)
 	bk := big.NewInt(k)
 	return refIntervalOf(t, m.Mul(m, bk), d.Mul(d, bk), n.Mul(n, bk))
+}
+
+// refIntervalFloat is the interval s times f (over f when divide), by
+// PostgreSQL's interval_mul and interval_div, which DuckDB follows: each
+// step a float operation, the remainders rounded to a millionth (of a day,
+// of a second), the time to the microsecond, half to even.
+func refIntervalFloat(t dtype.DType, s scalar.Scalar, f float64, divide bool) (scalar.Scalar, error) {
+	if divide && f == 0 {
+		return scalar.Scalar{}, &refError{msg: "reference: interval / 0", sentinels: []error{errs.ErrDivideByZero}}
+	}
+	v := s.Value().(arrow.MonthDayNanoInterval)
+	op := func(x float64) float64 {
+		if divide {
+			return x / f
+		}
+		return x * f
+	}
+	tsRound := func(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
+	monthF, dayF := op(float64(v.Months)), op(float64(v.Days))
+	if math.IsNaN(monthF) || math.IsNaN(dayF) || math.Abs(monthF) >= 1<<31 || math.Abs(dayF) >= 1<<31 {
+		return scalar.Scalar{}, errRefInterval
+	}
+	month, day := math.Trunc(monthF), math.Trunc(dayF)
+	monthRemainderDays := tsRound((monthF - month) * 30)
+	secRemainder := tsRound((dayF - day + monthRemainderDays - math.Trunc(monthRemainderDays)) * 86400)
+	if math.Abs(secRemainder) >= 86400 {
+		day += math.Trunc(secRemainder / 86400)
+		secRemainder -= math.Trunc(secRemainder/86400) * 86400
+	}
+	day += math.Trunc(monthRemainderDays)
+	micros := math.RoundToEven(op(float64(v.Nanoseconds)/1000) + secRemainder*1e6)
+	if math.IsNaN(micros) || math.Abs(micros) >= math.MaxInt64/1000 {
+		return scalar.Scalar{}, errRefInterval
+	}
+	nanos := new(big.Int).Mul(big.NewInt(int64(micros)), big.NewInt(1000))
+	return refIntervalOf(t, big.NewInt(int64(month)), big.NewInt(int64(day)), nanos)
 }
 
 // refIntervalArith is a ± b where an interval is involved, or the
@@ -257,6 +304,21 @@ func (g *gen) intervalExpr(depth int) *expr.Bound {
 	case 2:
 		return g.call([]fn.Function{fn.Add, fn.Sub}[g.intn(2)], g.intervalExpr(depth-1), g.intervalExpr(depth-1))
 	case 3:
+		if g.chance(0.3) {
+			// Scaled by an f64: a fraction, or any f64 of the generator.
+			f64 := dtype.Primitive(dtype.F64, true)
+			x := expr.NewLiteral(scalar.Float64([]float64{1.5, 0.1, -0.5, 1.0 / 7, 3, 0, 1e-300}[g.intn(7)]))
+			if g.chance(0.3) {
+				x = g.expr(f64, depth-1)
+			}
+			switch g.intn(3) {
+			case 0:
+				return g.call(fn.Div, g.intervalExpr(depth-1), x)
+			case 1:
+				return g.call(fn.Mul, x, g.intervalExpr(depth-1))
+			}
+			return g.call(fn.Mul, g.intervalExpr(depth-1), x)
+		}
 		if g.chance(0.5) {
 			return g.call(fn.Mul, g.intervalExpr(depth-1), g.expr(i64, depth-1))
 		}

@@ -30,6 +30,14 @@ import (
 //	interval ± interval     an interval, field by field
 //	interval * i64          an interval, each field multiplied
 //	i64 * interval
+//	interval * f64          an interval scaled as DuckDB scales it (after
+//	f64 * interval          PostgreSQL): months and days scaled and
+//	interval / f64          truncated, a month's fraction carried down as
+//	                        days of 30 and a day's as seconds (each rounded
+//	                        to a millionth), the time rounded half to even
+//	                        to whole microseconds; / 0 is an error (coerce
+//	                        makes an integer divisor and a decimal or f32
+//	                        factor an f64)
 //	-interval               each field negated
 //
 // Every field that leaves its range (months and days i32, nanoseconds i64)
@@ -188,6 +196,7 @@ func involvesInterval(op byte, l, r dtype.DType) bool {
 // intervalArith types the arithmetic of intervals (see the table above).
 func intervalArith(a arith, l, r dtype.DType, nullable bool) (dtype.DType, error) {
 	i64 := func(t dtype.DType) bool { return t.IsInt() && t.PType() == dtype.I64 }
+	f64 := func(t dtype.DType) bool { return t.IsFloat() && t.PType() == dtype.F64 }
 	switch {
 	case (a.op == '+' || a.op == '-') && l.IsInterval() && r.IsInterval():
 		return dtype.Interval(nullable), nil
@@ -202,6 +211,9 @@ func intervalArith(a arith, l, r dtype.DType, nullable bool) (dtype.DType, error
 		return shiftedType(r, nullable), nil
 	case a.op == '*' && (l.IsInterval() && i64(r) || i64(l) && r.IsInterval()):
 		return dtype.Interval(nullable), nil
+	case a.op == '*' && (l.IsInterval() && f64(r) || f64(l) && r.IsInterval()),
+		a.op == '/' && l.IsInterval() && f64(r):
+		return dtype.Interval(nullable), nil
 	}
 	iv := 0
 	if !l.IsInterval() {
@@ -212,14 +224,16 @@ func intervalArith(a arith, l, r dtype.DType, nullable bool) (dtype.DType, error
 	case !l.IsInterval() && !r.IsInterval():
 		return dtype.DType{}, argErr(a, 0, "has type %s, which %s does not take beside %s", l, a.id, r)
 	case a.op == '*':
-		return dtype.DType{}, argErr(a, 1-iv, "has type %s, want i64 (an interval is multiplied by an integer)", other)
+		return dtype.DType{}, argErr(a, 1-iv, "has type %s, want i64 or f64 (an interval is multiplied by a number)", other)
+	case a.op == '/' && iv == 0:
+		return dtype.DType{}, argErr(a, 1, "has type %s, want f64 (an interval is divided by a number)", other)
 	case a.op == '+' || a.op == '-' && iv == 1:
 		return dtype.DType{}, argErr(a, 1-iv, "has type %s, want an interval, a date or a timestamp beside an interval", other)
 	case a.op == '-':
 		return dtype.DType{}, argErr(a, 1, "has type %s, want an interval (from an interval, only an interval is subtracted)", other)
 	}
 	i := iv
-	return dtype.DType{}, argErr(a, i, "has type interval, which %s does not take (intervals take +, - and * by an integer)", a.id)
+	return dtype.DType{}, argErr(a, i, "has type interval, which %s does not take (intervals take +, -, and * and / by a number)", a.id)
 }
 
 // shiftedType is the type of a date or timestamp t moved by an interval: a

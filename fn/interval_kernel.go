@@ -24,6 +24,10 @@ func intervalArithEval(mem memory.Allocator, op byte, l, r datum.Datum, ret dtyp
 	switch {
 	case lt.IsInterval() && rt.IsInterval():
 		return kernels.IntervalArith(mem, op == '-', l, r, ret)
+	case (op == '*' || op == '/') && lt.IsInterval() && rt.IsFloat():
+		return kernels.IntervalScale(mem, l, r, op == '/', ret)
+	case op == '*' && rt.IsInterval() && lt.IsFloat():
+		return kernels.IntervalScale(mem, r, l, false, ret)
 	case op == '*' && lt.IsInterval():
 		return kernels.IntervalMul(mem, l, r, ret)
 	case op == '*':

@@ -346,3 +346,61 @@ func cmpIntervals(op CmpOp, words []uint64, a, b Fixed[Interval]) {
 		words[k] = w
 	}
 }
+
+// IntervalScale is an interval times a float (iv is the interval, f the
+// f64, in either order of the call) or divided by one (divide), as DuckDB
+// computes it after PostgreSQL: the months and days are scaled and
+// truncated, the fraction of a month carries down as days of 30 (rounded
+// to a millionth of a day), the fraction of a day as seconds (rounded to
+// a microsecond), and the time is scaled and rounded half to even to the
+// microsecond, so the result is whole microseconds as DuckDB's are. A
+// zero divisor is errs.ErrDivideByZero; a field out of range, or a NaN or
+// infinite factor, errs.ErrOverflow.
+func IntervalScale(mem memory.Allocator, iv, f datum.Datum, divide bool, ret dtype.DType) (datum.Datum, error) {
+	var why error
+	res, err := checkedBinary(mem, iv, f, ret, errIntervalRange, func(x Interval, f float64) (Interval, bool) {
+		why = nil
+		if divide && f == 0 {
+			why = errs.ErrDivideByZero
+			return Interval{}, false
+		}
+		r, ok := scaleInterval(x, f, divide)
+		return r, ok
+	})
+	if re, ok := err.(*RowError); ok && why != nil {
+		re.Err = fmt.Errorf("%w: an interval divided by 0", why)
+	}
+	return res, err
+}
+
+// scaleInterval is x·f (or x/f when divide); see IntervalScale.
+func scaleInterval(x Interval, f float64, divide bool) (Interval, bool) {
+	const daysPerMonth, secondsPerDay = 30, 86400
+	by := func(v float64) float64 {
+		if divide {
+			return v / f
+		}
+		return v * f
+	}
+	// TSROUND: to a millionth.
+	round6 := func(v float64) float64 { return math.RoundToEven(v*1e6) / 1e6 }
+	fits32 := func(v float64) bool { return !math.IsNaN(v) && v > math.MinInt32-1 && v < math.MaxInt32+1 }
+	months, days := by(float64(x.Months)), by(float64(x.Days))
+	if !fits32(months) || !fits32(days) {
+		return Interval{}, false
+	}
+	m, d := int64(months), int64(days) // toward zero
+	monthDays := round6((months - float64(m)) * daysPerMonth)
+	secs := round6((days - float64(d) + monthDays - math.Trunc(monthDays)) * secondsPerDay)
+	if math.Abs(secs) >= secondsPerDay {
+		whole := math.Trunc(secs / secondsPerDay)
+		d += int64(whole)
+		secs -= whole * secondsPerDay
+	}
+	d += int64(monthDays)
+	micros := math.RoundToEven(by(float64(x.Nanoseconds)/1e3) + secs*1e6)
+	if math.IsNaN(micros) || micros >= math.MaxInt64/1e3 || micros <= math.MinInt64/1e3 {
+		return Interval{}, false
+	}
+	return fromWide(m, d, int64(micros)*1e3)
+}

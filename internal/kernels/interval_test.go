@@ -2,6 +2,8 @@ package kernels
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -191,5 +193,61 @@ func TestIntervalOverflow(t *testing.T) {
 	_, err = AddInterval(mem, TemporalOf(dtype.Timestamp(dtype.Micro, "", false)), ts, datum.FromScalar(castText(t, "1000 years", dtype.Interval(false)), 2), false, dtype.Timestamp(dtype.Micro, "", true))
 	if !errors.As(err, &re) || re.Row != 0 || !errors.Is(err, errs.ErrOverflow) {
 		t.Errorf("AddInterval: %v, want an overflow at row 0", err)
+	}
+}
+
+// TestIntervalScale: an interval times or divided by an f64, each answer
+// as DuckDB 2.0 gives it (duckquery 'SELECT (INTERVAL … / 7)::VARCHAR').
+func TestIntervalScale(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ivT := dtype.Interval(true)
+	for _, c := range []struct {
+		iv     string
+		f      float64
+		divide bool
+		want   string // or the error's sentinel
+		err    error
+	}{
+		{iv: "1 day", f: 1.5, want: "1 day 12:00:00"},
+		{iv: "1 month", f: 1.5, want: "1 month 15 days"},
+		{iv: "1 month", f: 0.1, want: "3 days"},
+		{iv: "3 days", f: 2, want: "6 days"},
+		{iv: "1 day", f: -0.5, want: "-12:00:00"},
+		{iv: "2 microseconds", f: 3, divide: true, want: "00:00:00.000001"},
+		{iv: "1 microsecond", f: 2, divide: true, want: "00:00:00"}, // half to even
+		{iv: "3 microseconds", f: 2, divide: true, want: "00:00:00.000002"},
+		{iv: "5 microseconds", f: 2, divide: true, want: "00:00:00.000002"},
+		{iv: "1 day", f: 3, divide: true, want: "08:00:00"},
+		{iv: "1 month 1 day", f: 7, divide: true, want: "4 days 10:17:08.546743"},
+		{iv: "1 year", f: 7, divide: true, want: "1 month 21 days 10:17:08.5344"},
+		{iv: "1 day", f: -2, divide: true, want: "-12:00:00"},
+		{iv: "1 month", f: 0, divide: true, err: errs.ErrDivideByZero},
+		{iv: "10 days", f: 1e-300, divide: true, err: errs.ErrOverflow},
+		{iv: "1 day", f: math.NaN(), err: errs.ErrOverflow},
+		{iv: "1 day", f: math.Inf(1), err: errs.ErrOverflow},
+	} {
+		name := fmt.Sprintf("%s * %v", c.iv, c.f)
+		if c.divide {
+			name = fmt.Sprintf("%s / %v", c.iv, c.f)
+		}
+		a := ivColumn(t, mem, ivT, c.iv)
+		res, err := IntervalScale(mem, a, datum.FromScalar(scalar.Float64(c.f), 2), c.divide, ivT)
+		a.Release()
+		if c.err != nil {
+			var re *RowError
+			if !errors.As(err, &re) || re.Row != 0 || !errors.Is(err, c.err) {
+				t.Errorf("%s: %v, want %v at row 0", name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got := texts(t, res); got[0] != c.want || got[1] != "null" {
+			t.Errorf("%s = %q, want [%q null]", name, got, c.want)
+		}
+		res.Release()
 	}
 }
