@@ -212,7 +212,7 @@ func Explain(ctx context.Context, src *scan.Source, req Request) *Response {
 	if strings.TrimSpace(req.Select) != "" {
 		items, err := scan.SplitSelect(req.Select)
 		if err != nil {
-			resp.Errors = append(resp.Errors, Error{Field: "select", Message: "--select: " + err.Error(), Start: -1, End: -1})
+			resp.Errors = append(resp.Errors, sourceError("select", "--select", req.Select, 0, err))
 		}
 		from := 0
 		for i, it := range items {

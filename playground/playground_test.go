@@ -152,7 +152,8 @@ func TestErrorPlaces(t *testing.T) {
 		{"select item two", playground.Request{Select: "l_orderkey,  l_nope + 1 AS x"}, "select", 13, 19, 1, 14, "select item 2"},
 		{"after non-ASCII text", playground.Request{Where: "l_comment = 'héllo 😀' AND nope"}, "where", 27, 31, 1, 27, "nope"},
 		{"not a predicate", playground.Request{Where: "l_quantity + 1"}, "where", 0, 14, 1, 1, "not bool"},
-		{"malformed list", playground.Request{Select: "l_orderkey, (a"}, "select", -1, -1, 0, 0, "never closed"},
+		{"malformed list", playground.Request{Select: "l_orderkey, (a"}, "select", 12, 13, 1, 13, "never closed"},
+		{"empty item", playground.Request{Select: "l_orderkey,, a"}, "select", 11, 12, 1, 12, "item 2 is empty"},
 		{"overflow at run time", playground.Request{Select: "l_orderkey * 9223372036854775807"}, "select", -1, -1, 0, 0, "overflow"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,9 +1,10 @@
 package scan
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/colexpr/colexpr/parse"
 )
 
 // SplitSelect splits a select list as a person types it — `a, b + 1 AS c`
@@ -15,11 +16,11 @@ import (
 // has. Errors say where the list is malformed.
 func SplitSelect(list string) ([]Expr, error) {
 	if strings.TrimSpace(list) == "" {
-		return nil, errors.New("the list is empty")
+		return nil, listError(list, 0, "the select list is empty")
 	}
 	var items []Expr
 	start := 0
-	var openers []byte
+	var openers []int // where each open bracket is
 	closerOf := map[byte]byte{'(': ')', '[': ']', '{': '}'}
 	for i := 0; i < len(list); i++ {
 		c := list[i]
@@ -27,19 +28,19 @@ func SplitSelect(list string) ([]Expr, error) {
 		case '\'', '"':
 			j := closeQuote(list, i)
 			if j < 0 {
-				return nil, fmt.Errorf("unterminated %c quote starting at column %d", c, i+1)
+				return nil, listError(list, i, "unterminated %c quote", c)
 			}
 			i = j
 		case '(', '[', '{':
-			openers = append(openers, c)
+			openers = append(openers, i)
 		case ')', ']', '}':
-			if len(openers) == 0 || closerOf[openers[len(openers)-1]] != c {
-				return nil, fmt.Errorf("unbalanced %q at column %d", c, i+1)
+			if len(openers) == 0 || closerOf[list[openers[len(openers)-1]]] != c {
+				return nil, listError(list, i, "unbalanced %q", c)
 			}
 			openers = openers[:len(openers)-1]
 		case ',':
 			if len(openers) == 0 {
-				item, err := selectItemOf(list[start:i], len(items)+1)
+				item, err := selectItemOf(list, start, i, len(items)+1)
 				if err != nil {
 					return nil, err
 				}
@@ -49,15 +50,23 @@ func SplitSelect(list string) ([]Expr, error) {
 		}
 	}
 	if len(openers) > 0 {
-		return nil, fmt.Errorf("%q is never closed", openers[len(openers)-1])
+		at := openers[len(openers)-1]
+		return nil, listError(list, at, "%q is never closed", list[at])
 	}
-	item, err := selectItemOf(list[start:], len(items)+1)
+	item, err := selectItemOf(list, start, len(list), len(items)+1)
 	if err != nil {
 		return nil, err
 	}
 	items = append(items, item)
 	dedupeNames(items)
 	return items, nil
+}
+
+// listError is a *parse.Error at byte offset off of the select list, so
+// that it points at the text as a syntax error in an item does.
+func listError(list string, off int, format string, args ...any) error {
+	pos := parse.PositionAt(list, off)
+	return &parse.Error{Line: pos.Line, Column: pos.Column, Offset: pos.Offset, Msg: fmt.Sprintf(format, args...), SourceLine: pos.SourceLine}
 }
 
 // dedupeNames renames items whose name an earlier item has, as DuckDB
@@ -104,14 +113,16 @@ func closeQuote(s string, i int) int {
 	return -1
 }
 
-func selectItemOf(text string, n int) (Expr, error) {
-	text = strings.TrimSpace(text)
+// selectItemOf is item n of the list, list[from:to].
+func selectItemOf(list string, from, to, n int) (Expr, error) {
+	text := strings.TrimSpace(list[from:to])
+	at := from + strings.Index(list[from:to], text) // where the item's text starts
 	if text == "" {
-		return Expr{}, fmt.Errorf("item %d is empty", n)
+		return Expr{}, listError(list, min(from, max(len(list)-1, 0)), "item %d is empty", n)
 	}
 	if src, name, ok := cutAlias(text); ok {
 		if src == "" {
-			return Expr{}, fmt.Errorf("item %d has a name (%s) but no expression", n, name)
+			return Expr{}, listError(list, at, "item %d has a name (%s) but no expression", n, name)
 		}
 		return Expr{Text: src, Name: name}, nil
 	}

@@ -1,12 +1,18 @@
 package scan
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/colexpr/colexpr/parse"
+)
 
 func TestSplitSelect(t *testing.T) {
 	cases := []struct {
 		list string
 		want []Expr
-		err  string
+		err  string // the message of the *parse.Error
+		col  int    // and its column
 	}{
 		{list: "a", want: []Expr{{Text: "a", Name: "a"}}},
 		{list: " a , b + 1 ", want: []Expr{{Text: "a", Name: "a"}, {Text: "b + 1", Name: "b + 1"}}},
@@ -19,26 +25,29 @@ func TestSplitSelect(t *testing.T) {
 		{list: "has AS x", want: []Expr{{Text: "has", Name: "x"}}},
 		{list: "a AS", want: []Expr{{Text: "a AS", Name: "a AS"}}},
 		{list: "list_transform(xs, x -> x + 1) AS ys", want: []Expr{{Text: "list_transform(xs, x -> x + 1)", Name: "ys"}}},
-		{list: "a,", err: "item 2 is empty"},
-		{list: ", a", err: "item 1 is empty"},
-		{list: "f(a, b", err: `'(' is never closed`},
-		{list: "a)", err: `unbalanced ')' at column 2`},
-		{list: "(a]", err: `unbalanced ']' at column 3`},
-		{list: "'abc", err: "unterminated ' quote starting at column 1"},
+		{list: "a,", err: "item 2 is empty", col: 2},
+		{list: ", a", err: "item 1 is empty", col: 1},
+		{list: "f(a, b", err: `'(' is never closed`, col: 2},
+		{list: "a)", err: `unbalanced ')'`, col: 2},
+		{list: "(a]", err: `unbalanced ']'`, col: 3},
+		{list: "'abc", err: "unterminated ' quote", col: 1},
 		// A name used again is renamed, as DuckDB does: a, a_1, a_2, …
 		{list: "a, a", want: []Expr{{Text: "a", Name: "a"}, {Text: "a", Name: "a_1"}}},
 		{list: "b AS a, a", want: []Expr{{Text: "b", Name: "a"}, {Text: "a", Name: "a_1"}}},
 		{list: "a, a, a_1, a", want: []Expr{{Text: "a", Name: "a"}, {Text: "a", Name: "a_2"}, {Text: "a_1", Name: "a_1"}, {Text: "a", Name: "a_3"}}},
-		{list: "AS x", err: "item 1 has a name (x) but no expression"},
-		{list: "", err: "the list is empty"},
-		{list: " \t", err: "the list is empty"},
+		{list: "AS x", err: "item 1 has a name (x) but no expression", col: 1},
+		{list: "a,  AS x", err: "item 2 has a name (x) but no expression", col: 5},
+		{list: "a,\n  f(b", err: `'(' is never closed`, col: 4},
+		{list: "", err: "the select list is empty", col: 1},
+		{list: " \t", err: "the select list is empty", col: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.list, func(t *testing.T) {
 			got, err := SplitSelect(c.list)
 			if c.err != "" {
-				if err == nil || err.Error() != c.err {
-					t.Fatalf("error %v, want %q", err, c.err)
+				var pe *parse.Error
+				if !errors.As(err, &pe) || pe.Msg != c.err || pe.Column != c.col {
+					t.Fatalf("error %v, want %q at column %d", err, c.err, c.col)
 				}
 				return
 			}
