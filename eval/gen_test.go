@@ -461,6 +461,9 @@ func (g *gen) boolExpr(depth int) *expr.Bound {
 		at := g.orderedType()
 		return g.call(f, g.expr(at, depth), g.expr(at, depth))
 	case 2:
+		if g.chance(0.15) {
+			return g.floatTestCall(depth) // reference_math_more_test.go
+		}
 		if g.chance(0.2) {
 			// greatest and least of bools, false < true.
 			f := []fn.Function{fn.Greatest, fn.Least}[g.intn(2)]

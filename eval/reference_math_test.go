@@ -248,7 +248,8 @@ func zeroOf(t dtype.DType) any {
 
 // mathCall is a call of a numeric function (fn/math.go) of type t, or nil
 // when none gives t: rounding with and without places, the f64 functions,
-// sign, greatest and least, and the bitwise operators.
+// sign, greatest and least, the bitwise operators, and those of
+// fn/math_more.go.
 func (g *gen) mathCall(t dtype.DType, depth int) *expr.Bound {
 	i32 := dtype.Primitive(dtype.I32, true)
 	places := func() *expr.Bound {
@@ -258,7 +259,9 @@ func (g *gen) mathCall(t dtype.DType, depth int) *expr.Bound {
 		return g.expr(i32, depth)
 	}
 	p := t.PType()
-	switch k := g.intn(6); {
+	switch k := g.intn(7); {
+	case k == 6:
+		return g.mathMoreCall(t, depth) // reference_math_more_test.go
 	case k == 0 && (t.IsFloat() && p != dtype.F16 || t.IsInt() && (p.IsSigned() || p == dtype.U64)):
 		f := []fn.Function{fn.Round, fn.Trunc}[g.intn(2)]
 		if t.IsFloat() && g.chance(0.3) {
