@@ -9,7 +9,9 @@ import "github.com/colexpr/colexpr/dtype"
 // the Go stack while it is small, only below the first node with several.
 // A call's dtype is its function's ReturnType of its arguments' dtypes
 // (NewCall, WithArgsSameTypes), so equal functions of equal arguments have
-// equal dtypes: only the dtypes of leaves and lambdas are compared.
+// equal dtypes: only the dtypes of leaves and lambdas are compared. Equal
+// trees have equal sizes, which every node records, so trees of different
+// sizes (a chain and one of its operands) differ at the first node.
 func (b *Bound) Equal(o *Bound) bool {
 	for {
 		if b == o {
@@ -67,7 +69,7 @@ func sameSubtrees(a, b *Bound) bool {
 // reports whether they may still be equal, and descend whether their
 // children remain to be compared.
 func sameNode(x, y *Bound) (same, descend bool) {
-	if x == nil || y == nil || x.kind != y.kind || len(x.args) != len(y.args) || x.name != y.name {
+	if x == nil || y == nil || x.size != y.size || x.kind != y.kind || len(x.args) != len(y.args) {
 		return false, false
 	}
 	switch x.kind {
@@ -77,7 +79,9 @@ func sameNode(x, y *Bound) (same, descend bool) {
 		return x.fn.Equal(y.fn), true
 	case KindLambda:
 		return equalStrings(x.params, y.params) && sameDType(&x.dt, &y.dt), true
-	default:
+	case KindVar:
+		return x.name == y.name && sameDType(&x.dt, &y.dt), true
+	default: // $
 		return sameDType(&x.dt, &y.dt), true
 	}
 }

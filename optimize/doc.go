@@ -30,7 +30,9 @@
 // nothing for every node; so a call of add tries only the rules for add,
 // for any call and for any node, and a literal or $ only the rules for any
 // node. The lists are computed when rules are registered, enabled or
-// disabled; per node, finding them is one small hash-table probe.
+// disabled, in two versions where rules set ChainTop (with them, and
+// without them for the links of a chain); per node, finding them is one
+// small hash-table probe.
 //
 // After a rewrite the replacement takes the node's place and is optimized
 // again: its new children first (children and grandchildren of the replaced
@@ -124,8 +126,12 @@
 // fine (`x AND false` is false even where x would fail); introducing one is
 // not.
 //
-// Context.Parent is the function of the node's parent: a rule can act once
-// at the top of a chain (binary/or_eq_to_in does) instead of at every link.
+// A rule that takes a whole chain apart at once (binary/or_eq_to_in turns
+// a OR b OR c, which is or(or(a, b), c), into one IN list) sets
+// Rule.ChainTop: the engine then calls it only at the top of a chain, a
+// call whose parent does not call the same function, and never at the
+// links, so a chain of n links costs it O(n), not O(n²).
+// Context.Parent is the function of the node's parent.
 // Context.Fold folds a constant call with the evaluator. Context.Reuse
 // names subtrees deeper than the node's grandchildren that the replacement
 // reuses, so the engine does not walk them again (without it they are

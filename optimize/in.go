@@ -17,20 +17,19 @@ import (
 //
 // The operands of the chain are grouped by the compared expression; each
 // group of two or more takes the place of its first member. The rule acts
-// once, at the top of a chain (a node whose parent is not an OR), so a chain
-// of n comparisons costs O(n), not O(n²). The dtype is unchanged: in_list is
-// nullable exactly when one of its arguments is, as the equalities were.
-// An expression that calls a Volatile function is never grouped.
+// once, at the top of a chain (ChainTop: a node whose parent is not an OR),
+// so a chain of n comparisons costs O(n), not O(n²). The dtype is
+// unchanged: in_list is nullable exactly when one of its arguments is, as
+// the equalities were. An expression that calls a Volatile function is
+// never grouped.
 var OrEqToIn = &Rule{
-	Name:    "binary/or_eq_to_in",
-	Fns:     []fn.Function{fn.Or},
-	Rewrite: orEqToIn,
+	Name:     "binary/or_eq_to_in",
+	Fns:      []fn.Function{fn.Or},
+	ChainTop: true,
+	Rewrite:  orEqToIn,
 }
 
 func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
-	if p := c.r.parent(); p != nil && isOr(p) {
-		return nil
-	}
 	// Group the operands of the chain, left to right, by the compared
 	// expression, as the chain is taken apart (the leaves and the stack
 	// live in the run's scratch space). A chain usually compares one
@@ -51,9 +50,11 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 	for len(stack) > 0 {
 		l := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if isOr(l) {
-			stack = append(stack, l.Arg(1), l.Arg(0))
-			continue
+		// Down the left side of l, keeping the right operands for later:
+		// a chain written a OR b OR c leans left, so it takes no stack.
+		for isOr(l) {
+			stack = append(stack, l.Arg(1))
+			l = l.Arg(0)
 		}
 		leaves = append(leaves, l)
 		x := inExpr(l)

@@ -40,8 +40,15 @@ type Optimizer struct {
 	// dispatch lists, per function id, the enabled rules that can match a
 	// call of it, in registration order (rules for every node merged in).
 	dispatch  dispatchTable
-	anyRules  []entry // rules for every node: for leaves, $, variables
-	callRules []entry // rules for every node or every call: for calls of other functions
+	anyRules  []entry   // rules for every node: for leaves, $, variables
+	callRules ruleLists // rules for every node or every call: for calls of other functions
+}
+
+// ruleLists are the rules that can match a call: at the top of a chain of
+// calls of its function, and at a link of one (the node's parent calls the
+// same function), where the ChainTop rules are left out.
+type ruleLists struct {
+	top, link []entry
 }
 
 // dispatchTable is a small open-addressing hash table from function id to
@@ -54,9 +61,9 @@ type dispatchTable struct {
 }
 
 type dispatchSlot struct {
-	id   string
-	list []entry
-	used bool
+	id    string
+	lists ruleLists
+	used  bool
 }
 
 // entry is a rule in a dispatch list: its Rewrite function, and its index
@@ -73,7 +80,7 @@ func hashID(id string) uint32 {
 	return uint32(len(id))*0x9e3779b1 ^ uint32(id[0])*0x85ebca6b ^ uint32(id[len(id)-1])*0xc2b2ae35
 }
 
-func newDispatchTable(lists map[string][]entry) dispatchTable {
+func newDispatchTable(lists map[string]ruleLists) dispatchTable {
 	size := 8
 	for size < 4*len(lists) {
 		size *= 2
@@ -84,18 +91,18 @@ func newDispatchTable(lists map[string][]entry) dispatchTable {
 		for t.slots[i].used {
 			i = (i + 1) & t.mask
 		}
-		t.slots[i] = dispatchSlot{id: id, list: list, used: true}
+		t.slots[i] = dispatchSlot{id: id, lists: list, used: true}
 	}
 	return t
 }
 
-func (t *dispatchTable) lookup(id string) ([]entry, bool) {
+func (t *dispatchTable) lookup(id string) *ruleLists {
 	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
 		if t.slots[i].id == id {
-			return t.slots[i].list, true
+			return &t.slots[i].lists
 		}
 	}
-	return nil, false
+	return nil
 }
 
 type ruleCounters struct {
@@ -286,14 +293,17 @@ func (o *Optimizer) rebuild() {
 		}
 		return false
 	}
-	list := func(id string, call bool) []entry {
+	list := func(id string, call, link bool) []entry {
 		var l []entry
 		for i, r := range o.rules {
-			if !o.disabled[r.Name] && matches(r, id, call) {
+			if !o.disabled[r.Name] && matches(r, id, call) && !(link && r.ChainTop) {
 				l = append(l, entry{r.Rewrite, i})
 			}
 		}
 		return l
+	}
+	lists := func(id string) ruleLists {
+		return ruleLists{top: list(id, true, false), link: list(id, true, true)}
 	}
 	ids := map[string]bool{}
 	for _, r := range o.rules {
@@ -301,24 +311,33 @@ func (o *Optimizer) rebuild() {
 			ids[f.ID()] = true
 		}
 	}
-	lists := make(map[string][]entry, len(ids))
+	byID := make(map[string]ruleLists, len(ids))
 	for id := range ids {
-		lists[id] = list(id, true)
+		byID[id] = lists(id)
 	}
-	o.dispatch = newDispatchTable(lists)
-	o.anyRules = list("", false)
-	o.callRules = list("", true)
+	o.dispatch = newDispatchTable(byID)
+	// A leaf is no link of a chain: no call with arguments calls its
+	// function.
+	o.anyRules = list("", false, false)
+	o.callRules = lists("")
 }
 
-// rulesFor lists the enabled rules that can match n.
-func (o *Optimizer) rulesFor(n *expr.Bound) []entry {
+// rulesFor lists the enabled rules that can match n, whose parent is
+// parent (nil at the top of the run).
+func (o *Optimizer) rulesFor(n, parent *expr.Bound) []entry {
 	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
 		return o.anyRules
 	}
-	if list, ok := o.dispatch.lookup(n.FnID()); ok {
-		return list
+	l := o.dispatch.lookup(n.FnID())
+	if l == nil {
+		l = &o.callRules
 	}
-	return o.callRules
+	// The link list is the top list without the ChainTop rules: only when
+	// there are some is the parent looked at.
+	if len(l.link) != len(l.top) && parent != nil && parent.IsCall(n.FnID()) {
+		return l.link
+	}
+	return l.top
 }
 
 // Optimize rewrites b with the enabled rules, bottom-up, and returns the

@@ -279,6 +279,42 @@ func TestRuleSeesContext(t *testing.T) {
 	}
 }
 
+func TestChainTop(t *testing.T) {
+	// A spy on add records the nodes it is called on; with ChainTop it is
+	// called only where the parent does not add too.
+	for _, tc := range []struct {
+		src      string
+		chainTop bool
+		want     []string
+	}{
+		{"a + b + l::i32", true, []string{"a + b + CAST(l AS i32)"}},
+		{"a + b + l::i32", false, []string{"a + b", "a + b + CAST(l AS i32)"}},
+		{"(a + b) * (h::i32 + t::i32)", true, []string{"a + b", "CAST(h AS i32) + CAST(t AS i32)"}},
+		{"a + (b - (h::i32 + t::i32))", true, []string{"CAST(h AS i32) + CAST(t AS i32)", "a + (b - (CAST(h AS i32) + CAST(t AS i32)))"}},
+		{"a + (b + h::i32)", true, []string{"a + (b + CAST(h AS i32))"}},
+		{"list_any(xs, x -> x + a + b > 0)", true, []string{"$x + a + b"}},
+	} {
+		var seen []string
+		spy := &optimize.Rule{Name: "test/spy", Fns: []fn.Function{fn.Add}, ChainTop: tc.chainTop,
+			Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
+				seen = append(seen, n.String())
+				return nil
+			}}
+		o := optimize.NewEmpty()
+		if err := o.Register(spy); err != nil {
+			t.Fatal(err)
+		}
+		mustOptimize(t, o, mustBind(t, tc.src))
+		// mustOptimize runs twice: the second run sees the same nodes.
+		if n := len(seen); n%2 != 0 || !slices.Equal(seen[:n/2], seen[n/2:]) {
+			t.Fatalf("%s: the two runs saw %q", tc.src, seen)
+		}
+		if got := seen[:len(seen)/2]; !slices.Equal(got, tc.want) {
+			t.Errorf("%s (ChainTop %v): seen %q, want %q", tc.src, tc.chainTop, got, tc.want)
+		}
+	}
+}
+
 func TestFoldUsesTheEvaluator(t *testing.T) {
 	b := mustBind(t, "a + (2 + 3)")
 	o := optimize.New()

@@ -35,6 +35,13 @@ type Rule struct {
 	// sees every node: calls of any function, literals, $, variables and
 	// lambdas.
 	AnyCall bool
+	// ChainTop makes the rule see a call only at the top of a chain of
+	// calls of one function: never when the node's parent calls the
+	// function the node calls (a OR b OR c is or(or(a, b), c), whose top
+	// is the outer or). A rule that takes a whole chain apart at once, as
+	// binary/or_eq_to_in does, then runs once per chain; the engine skips
+	// it at the links without calling it.
+	ChainTop bool
 	// Rewrite returns the replacement of n, or nil.
 	Rewrite func(c *Context, n *expr.Bound) *expr.Bound
 }
@@ -66,8 +73,8 @@ type Context struct {
 func (c *Context) Mem() memory.Allocator { return c.r.o.mem }
 
 // Parent is the function of the call the node is an argument of, or nil when
-// the node is the top of the run or a lambda's body. A rule can use it to act
-// once on a whole chain (see binary/or_eq_to_in) instead of at every link.
+// the node is the top of the run or a lambda's body. (A rule that acts once
+// on a whole chain need not ask: Rule.ChainTop says so to the engine.)
 func (c *Context) Parent() fn.Function {
 	p := c.r.parent()
 	if p == nil || p.Kind() != expr.KindCall {

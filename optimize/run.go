@@ -17,7 +17,9 @@ import (
 // goes to the rules at once and its result is pushed. When every child of a
 // frame's node has a result, the frame is popped, its node rebuilt (only
 // when a child changed, so an unchanged tree comes back as the same
-// pointer), and the rules tried on it.
+// pointer), and the rules tried on it. A node whose children need no work
+// (leaves that no rule looks at, or children a rewrite reuses, which are
+// optimized already) goes to the rules at once, without a frame.
 //
 // When a rule replaces a node, the replacement takes the node's place and
 // is optimized again, one rewrite further into the position's budget. Its
@@ -60,6 +62,10 @@ type run struct {
 	// pathInts is how many path entries the trace's events hold so far
 	// (see maxTracePath).
 	pathInts int
+	// leafRules is whether any rule looks at leaves ($, variables,
+	// literals): such rules are the rules for every node. Without any, a
+	// leaf child is its own result.
+	leafRules bool
 }
 
 // maxTracePath bounds the path entries a trace records (8 MiB of them):
@@ -136,9 +142,7 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 	size := top.Size()
 	r.maxRewrites = runRewritesPerNode*size + runSlack
 	r.maxVisits = runNodesPerNode*size + runSlack
-	// Leaves ($, variables, literals) try only the rules for every node;
-	// without any, a leaf child is its own result.
-	leafRules := len(r.o.anyRules) > 0
+	r.leafRules = len(r.o.anyRules) > 0
 	r.settle(top, 0, 0, 0)
 	for len(r.frames) > 0 {
 		f := &r.frames[len(r.frames)-1]
@@ -156,7 +160,7 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 				} else {
 					r.settle(c, f.used, rg.lo, rg.hi)
 				}
-			case len(c.Args()) == 0 && !leafRules:
+			case len(c.Args()) == 0 && !r.leafRules:
 				r.results = append(r.results, c)
 			default:
 				r.settle(c, f.used, 0, 0)
@@ -225,20 +229,29 @@ func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
 
 // settle puts n, whose children are not optimized yet, at the current
 // position: a node with children gets a frame; a leaf goes to the rules at
-// once, and so does each replacement that is a leaf.
+// once, and so does a node whose children need no work (see ready), such
+// as $.x, or the IN list binary/or_eq_to_in makes of a chain's values.
 func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 	for {
 		r.visits++
 		if len(n.Args()) > 0 {
-			if n.Kind() == expr.KindLambda {
-				r.pushScope(n)
+			if n.Kind() != expr.KindLambda && r.ready(n.Args(), kLo, kHi) {
+				// What the frame would do when it pops: drop the range
+				// unless an enclosing frame's children share it.
+				if len(r.ranges) == 0 || r.ranges[len(r.ranges)-1].hi <= kLo {
+					r.forget(kLo)
+				}
+			} else {
+				if n.Kind() == expr.KindLambda {
+					r.pushScope(n)
+				}
+				hasRange := kHi > kLo
+				if hasRange {
+					r.ranges = append(r.ranges, frameRange{kLo, kHi, kLo})
+				}
+				r.frames = append(r.frames, frame{n: n, used: used, hasRange: hasRange})
+				return
 			}
-			hasRange := kHi > kLo
-			if hasRange {
-				r.ranges = append(r.ranges, frameRange{kLo, kHi, kLo})
-			}
-			r.frames = append(r.frames, frame{n: n, used: used, hasRange: hasRange})
-			return
 		}
 		out, lo, hi, ok := r.rewrite(n, used)
 		if !ok {
@@ -269,6 +282,28 @@ func (r *run) isKnown(c *expr.Bound, rg *frameRange) bool {
 	return false
 }
 
+// ready reports whether the children args of a node settled with the
+// range r.known[kLo:kHi] would all be their own results, with no rule
+// called and nothing walked: each is known (when there is a range) or a
+// leaf that no rule looks at (when there is none). The node then goes to
+// the rules without a frame, which is what its frame would come to.
+func (r *run) ready(args []*expr.Bound, kLo, kHi int32) bool {
+	rg := frameRange{kLo, kHi, kLo}
+	for _, c := range args {
+		switch {
+		case c == nil:
+			return false
+		case kHi > kLo:
+			if !r.isKnown(c, &rg) {
+				return false
+			}
+		case len(c.Args()) != 0 || r.leafRules:
+			return false
+		}
+	}
+	return true
+}
+
 func (r *run) pushScope(l *expr.Bound) {
 	s := r.scope
 	if len(r.scopes) > 0 {
@@ -294,7 +329,7 @@ func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int3
 		return nil, 0, 0, false
 	}
 	lo := int32(len(r.known))
-	for _, e := range r.o.rulesFor(n) {
+	for _, e := range r.o.rulesFor(n, r.parent()) {
 		out := e.rewrite(&r.ctx, n)
 		if out == nil {
 			r.forget(lo)
