@@ -3,11 +3,11 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -41,15 +41,9 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 
 	switch t.ID() {
 	case arrow.BOOL:
-		vals := ZeroedBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+		vals, words := NewBits(mem, n)
 		defer vals.Release()
-		src := BufferBytes(d, 1)
-		out := vals.Bytes()
-		for i, j := range idx {
-			if j >= 0 && bitutil.BitIsSet(src, off+int(j)) {
-				bitutil.SetBit(out, i)
-			}
-		}
+		gatherBits(words, BufferBytes(d, 1), off, idx)
 		return array.NewData(t, n, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
 
 	case arrow.STRING, arrow.BINARY:
@@ -251,20 +245,38 @@ func gatherValidity(mem memory.Allocator, d arrow.ArrayData, idx []int32) (*memo
 			return nil, 0
 		}
 	}
-	buf := ZeroedBuffer(mem, int(bitutil.BytesForBits(int64(len(idx)))))
-	out := buf.Bytes()
-	off := d.Offset()
-	nulls := 0
-	for i, j := range idx {
-		if j >= 0 && (src == nil || bitutil.BitIsSet(src, off+int(j))) {
-			bitutil.SetBit(out, i)
-		} else {
-			nulls++
-		}
-	}
+	buf, words := NewBits(mem, len(idx))
+	nulls := len(idx) - gatherBits(words, src, d.Offset(), idx)
 	if nulls == 0 {
 		buf.Release()
 		return nil, 0
 	}
 	return buf, nulls
+}
+
+// gatherBits sets bit i of words to bit off+idx[i] of src (LSB first), or
+// to 0 where idx[i] is negative; a nil src is all ones. It writes every
+// word (the bits past len(idx) as 0), a word at a time rather than bit by
+// bit, and returns how many bits it set.
+func gatherBits(words []uint64, src []byte, off int, idx []int32) int {
+	ones := 0
+	for w := 0; w*64 < len(idx); w++ {
+		chunk := idx[w*64 : min(len(idx), w*64+64)]
+		var acc uint64
+		if src == nil {
+			for k, j := range chunk {
+				acc |= uint64(^j>>31&1) << uint(k) // 1 unless j < 0
+			}
+		} else {
+			for k, j := range chunk {
+				if j >= 0 {
+					p := off + int(j)
+					acc |= uint64(src[p>>3]>>(p&7)&1) << uint(k)
+				}
+			}
+		}
+		words[w] = acc
+		ones += bits.OnesCount64(acc)
+	}
+	return ones
 }

@@ -1,9 +1,11 @@
 package kernels
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
 )
@@ -42,5 +44,83 @@ func TestGather(t *testing.T) {
 			defer got.Release()
 			expectDatum(t, mem, datum.FromArray(got, dt.WithNullable(true)), dt.WithNullable(true), c.want)
 		})
+	}
+}
+
+// TestGatherBits checks the word-at-a-time bit gather of bools and
+// validity against bit-by-bit picking, for every length 0…300 and offset
+// 0…63 into the source, with negative (null) indices and repeats.
+func TestGatherBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	src := make([]byte, 64)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	for n := 0; n <= simdMaxLen; n++ {
+		for off := 0; off <= simdMaxOff; off += 7 {
+			idx := make([]int32, n)
+			for i := range idx {
+				idx[i] = int32(rng.IntN(len(src)*8 - off))
+				if rng.IntN(10) == 0 {
+					idx[i] = -1
+				}
+			}
+			for _, s := range [][]byte{src, nil} {
+				words := make([]uint64, NumWords(n))
+				for i := range words {
+					words[i] = ^uint64(0) // every word is written
+				}
+				ones := gatherBits(words, s, off, idx)
+				want := 0
+				for i, j := range idx {
+					bit := j >= 0 && (s == nil || s[(off+int(j))/8]>>((off+int(j))%8)&1 != 0)
+					if got := words[i/64]>>(i%64)&1 != 0; got != bit {
+						t.Fatalf("n %d off %d src %v: bit %d is %v, want %v", n, off, s != nil, i, got, bit)
+					}
+					if bit {
+						want++
+					}
+				}
+				if n%64 != 0 && words[len(words)-1]>>(n%64) != 0 {
+					t.Fatalf("n %d: bits past the last row are set", n)
+				}
+				if ones != want {
+					t.Fatalf("n %d off %d: %d ones, want %d", n, off, ones, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGatherNullable gathers half the rows (in order, as a filter
+// does) of a nullable bool column of 65 536 rows: validity and values are
+// both bit gathers.
+func BenchmarkGatherNullable(b *testing.B) {
+	const n = 1 << 16
+	rng := rand.New(rand.NewPCG(1, 2))
+	bld := array.NewBooleanBuilder(memory.DefaultAllocator)
+	for range n {
+		if rng.IntN(10) == 0 {
+			bld.AppendNull()
+		} else {
+			bld.Append(rng.IntN(2) == 0)
+		}
+	}
+	arr := bld.NewArray()
+	bld.Release()
+	defer arr.Release()
+	var idx []int32
+	for i := range int32(n) {
+		if rng.IntN(2) == 0 {
+			idx = append(idx, i)
+		}
+	}
+	mem := memory.NewGoAllocator()
+	for b.Loop() {
+		out, err := Gather(mem, arr, idx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
 	}
 }
