@@ -34,8 +34,9 @@ import (
 //	0 + a  →  a
 //	f + -0.0  →  f  (floats)
 var AddZero = &Rule{
-	Name: "binary/add_zero",
-	Fns:  []fn.Function{fn.Add},
+	Name:     "binary/add_zero",
+	Fns:      []fn.Function{fn.Add},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, negZero)) {
@@ -55,8 +56,9 @@ var negZero = math.Copysign(0, -1)
 //	a - 0    →  a   (integers)
 //	f - 0.0  →  f   (floats; -0.0 - 0.0 is -0.0)
 var SubZero = &Rule{
-	Name: "binary/sub_zero",
-	Fns:  []fn.Function{fn.Sub},
+	Name:     "binary/sub_zero",
+	Fns:      []fn.Function{fn.Sub},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 0) || isFloatLiteral(y, 0)) {
 			return keep(n.Arg(0), n.DType())
@@ -70,8 +72,9 @@ var SubZero = &Rule{
 //	a * 1  →  a
 //	1 * a  →  a
 var MulOne = &Rule{
-	Name: "binary/mul_one",
-	Fns:  []fn.Function{fn.Mul},
+	Name:     "binary/mul_one",
+	Fns:      []fn.Function{fn.Mul},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
@@ -89,8 +92,9 @@ var MulOne = &Rule{
 //
 //	a / 1  →  a
 var DivOne = &Rule{
-	Name: "binary/div_one",
-	Fns:  []fn.Function{fn.Div},
+	Name:     "binary/div_one",
+	Fns:      []fn.Function{fn.Div},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		if y := n.Arg(1); mayBeLiteral(y) && (isIntLiteral(y, 1) || isFloatLiteral(y, 1)) {
 			return keep(n.Arg(0), n.DType())

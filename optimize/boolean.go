@@ -15,8 +15,9 @@ import (
 //	p AND true  →  p
 //	true AND p  →  p
 var AndTrue = &Rule{
-	Name: "binary/and_true",
-	Fns:  []fn.Function{fn.And},
+	Name:     "binary/and_true",
+	Fns:      []fn.Function{fn.And},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return dropIdentity(n, true)
 	},
@@ -27,8 +28,9 @@ var AndTrue = &Rule{
 //	p OR false  →  p
 //	false OR p  →  p
 var OrFalse = &Rule{
-	Name: "binary/or_false",
-	Fns:  []fn.Function{fn.Or},
+	Name:     "binary/or_false",
+	Fns:      []fn.Function{fn.Or},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return dropIdentity(n, false)
 	},
@@ -51,8 +53,9 @@ func dropIdentity(n *expr.Bound, identity bool) *expr.Bound {
 //	p AND false  →  false
 //	false AND p  →  false
 var AndFalse = &Rule{
-	Name: "binary/and_false",
-	Fns:  []fn.Function{fn.And},
+	Name:     "binary/and_false",
+	Fns:      []fn.Function{fn.And},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return absorb(n, false)
 	},
@@ -64,8 +67,9 @@ var AndFalse = &Rule{
 //	p OR true  →  true
 //	true OR p  →  true
 var OrTrue = &Rule{
-	Name: "binary/or_true",
-	Fns:  []fn.Function{fn.Or},
+	Name:     "binary/or_true",
+	Fns:      []fn.Function{fn.Or},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return absorb(n, true)
 	},

@@ -39,8 +39,9 @@ var CastSameType = &Rule{
 //	TRY_CAST('x' AS i32)    →  null::i32?
 //	CAST(300 AS i8)         stays (it would fail wherever it is evaluated)
 var CastLiteral = &Rule{
-	Name: "cast/literal",
-	Fns:  []fn.Function{fn.CastFn{}, fn.CastFn{Try: true}},
+	Name:     "cast/literal",
+	Fns:      []fn.Function{fn.CastFn{}, fn.CastFn{Try: true}},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		return c.Fold(n)
 	},

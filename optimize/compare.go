@@ -39,8 +39,9 @@ var NotCompare = &Rule{
 //	5 < a  →  a > 5
 //	5 = a  →  a = 5
 var LiteralRight = &Rule{
-	Name: "binary/literal_right",
-	Fns:  []fn.Function{fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.IsDistinctFrom, fn.IsNotDistinctFrom},
+	Name:     "binary/literal_right",
+	Fns:      []fn.Function{fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.IsDistinctFrom, fn.IsNotDistinctFrom},
+	ConstArg: true,
 	Rewrite: func(c *Context, n *expr.Bound) *expr.Bound {
 		x, y := n.Arg(0), n.Arg(1)
 		if !isLiteral(x) || isLiteral(y) {

@@ -30,9 +30,11 @@
 // nothing for every node; so a call of add tries only the rules for add,
 // for any call and for any node, and a literal or $ only the rules for any
 // node. The lists are computed when rules are registered, enabled or
-// disabled, in two versions where rules set ChainTop (with them, and
-// without them for the links of a chain); per node, finding them is one
-// small hash-table probe.
+// disabled, in up to four versions: without the rules that set ChainTop
+// for the links of a chain, and without those that set ConstArg for calls
+// with no literal or lambda argument; per node, finding them is one small
+// hash-table probe, then a look at the parent or the arguments where the
+// versions differ.
 //
 // After a rewrite the replacement takes the node's place and is optimized
 // again: its new children first (children and grandchildren of the replaced
@@ -131,6 +133,10 @@
 // Rule.ChainTop: the engine then calls it only at the top of a chain, a
 // call whose parent does not call the same function, and never at the
 // links, so a chain of n links costs it O(n), not O(n²).
+// A rule that rewrites only calls with a literal or lambda argument (x + 0,
+// p OR true, folding) sets Rule.ConstArg, and the engine does not call it
+// elsewhere; it must still return nil there, as every built-in rule that
+// sets it does (a test runs the golden cases with the property cleared).
 // Context.Parent is the function of the node's parent.
 // Context.Fold folds a constant call with the evaluator. Context.Reuse
 // names subtrees deeper than the node's grandchildren that the replacement

@@ -23,9 +23,10 @@ import (
 // constant when its body uses only its own parameters and literals; a
 // subtree that reads $ or a free variable is never constant.
 var FoldConstant = &Rule{
-	Name:    "fold/constant",
-	AnyCall: true,
-	Rewrite: foldConstant,
+	Name:     "fold/constant",
+	AnyCall:  true,
+	ConstArg: true,
+	Rewrite:  foldConstant,
 }
 
 func foldConstant(c *Context, n *expr.Bound) *expr.Bound {

@@ -99,9 +99,10 @@ func coalescePrune(c *Context, n *expr.Bound) *expr.Bound {
 //	a + null::i32   →  null::i32?
 //	a < null::i32   →  null::bool?
 var PropagateNull = &Rule{
-	Name:    "null/propagate",
-	Fns:     []fn.Function{fn.Add, fn.Sub, fn.Mul, fn.Div, fn.Mod, fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.LikeFn{}, fn.LikeFn{CaseInsensitive: true}},
-	Rewrite: propagateNull,
+	Name:     "null/propagate",
+	Fns:      []fn.Function{fn.Add, fn.Sub, fn.Mul, fn.Div, fn.Mod, fn.Eq, fn.NotEq, fn.Lt, fn.LtEq, fn.Gt, fn.GtEq, fn.LikeFn{}, fn.LikeFn{CaseInsensitive: true}},
+	ConstArg: true,
+	Rewrite:  propagateNull,
 }
 
 func propagateNull(c *Context, n *expr.Bound) *expr.Bound {

@@ -44,11 +44,15 @@ type Optimizer struct {
 	callRules ruleLists // rules for every node or every call: for calls of other functions
 }
 
-// ruleLists are the rules that can match a call: at the top of a chain of
-// calls of its function, and at a link of one (the node's parent calls the
-// same function), where the ChainTop rules are left out.
+// ruleLists are the rules that can match a call, in four lists: lists[0]
+// at the top of a chain of calls of its function, lists[1] at a link of
+// one (the node's parent calls the same function), where the ChainTop rules
+// are left out; [·][1] when no argument is a literal or a lambda, where the
+// ConstArg rules are left out. chainTop and constArg say whether any rule
+// of the lists sets the property, so that the lists differ.
 type ruleLists struct {
-	top, link []entry
+	lists              [2][2][]entry
+	chainTop, constArg bool
 }
 
 // dispatchTable is a small open-addressing hash table from function id to
@@ -293,17 +297,25 @@ func (o *Optimizer) rebuild() {
 		}
 		return false
 	}
-	list := func(id string, call, link bool) []entry {
+	list := func(id string, call, link, noConst bool) []entry {
 		var l []entry
 		for i, r := range o.rules {
-			if !o.disabled[r.Name] && matches(r, id, call) && !(link && r.ChainTop) {
+			if !o.disabled[r.Name] && matches(r, id, call) && !(link && r.ChainTop) && !(noConst && r.ConstArg) {
 				l = append(l, entry{r.Rewrite, i})
 			}
 		}
 		return l
 	}
 	lists := func(id string) ruleLists {
-		return ruleLists{top: list(id, true, false), link: list(id, true, true)}
+		var l ruleLists
+		for link := range 2 {
+			for noConst := range 2 {
+				l.lists[link][noConst] = list(id, true, link == 1, noConst == 1)
+			}
+		}
+		l.chainTop = len(l.lists[1][0]) != len(l.lists[0][0])
+		l.constArg = len(l.lists[0][1]) != len(l.lists[0][0])
+		return l
 	}
 	ids := map[string]bool{}
 	for _, r := range o.rules {
@@ -318,7 +330,7 @@ func (o *Optimizer) rebuild() {
 	o.dispatch = newDispatchTable(byID)
 	// A leaf is no link of a chain: no call with arguments calls its
 	// function.
-	o.anyRules = list("", false, false)
+	o.anyRules = list("", false, false, false)
 	o.callRules = lists("")
 }
 
@@ -332,12 +344,27 @@ func (o *Optimizer) rulesFor(n, parent *expr.Bound) []entry {
 	if l == nil {
 		l = &o.callRules
 	}
-	// The link list is the top list without the ChainTop rules: only when
-	// there are some is the parent looked at.
-	if len(l.link) != len(l.top) && parent != nil && parent.IsCall(n.FnID()) {
-		return l.link
+	// The parent and the arguments are looked at only when some rule of
+	// the lists sets the property they decide.
+	link, noConst := 0, 0
+	if l.chainTop && parent != nil && parent.IsCall(n.FnID()) {
+		link = 1
 	}
-	return l.top
+	if l.constArg && !hasConstArg(n.Args()) {
+		noConst = 1
+	}
+	return l.lists[link][noConst]
+}
+
+// hasConstArg reports whether one of args may be a literal (a call without
+// arguments) or is a lambda: whether a ConstArg rule may apply.
+func hasConstArg(args []*expr.Bound) bool {
+	for _, a := range args {
+		if k := a.Kind(); k == expr.KindLambda || (k == expr.KindCall && len(a.Args()) == 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // Optimize rewrites b with the enabled rules, bottom-up, and returns the

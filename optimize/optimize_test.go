@@ -2,6 +2,7 @@ package optimize_test
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -279,27 +280,38 @@ func TestRuleSeesContext(t *testing.T) {
 	}
 }
 
-func TestChainTop(t *testing.T) {
-	// A spy on add records the nodes it is called on; with ChainTop it is
-	// called only where the parent does not add too.
+func TestDispatchProperties(t *testing.T) {
+	// A spy on add records the nodes it is called on: with ChainTop only
+	// where the parent does not add too, with ConstArg only where an
+	// argument is a literal or a lambda.
 	for _, tc := range []struct {
-		src      string
-		chainTop bool
-		want     []string
+		src                string
+		anyCall            bool
+		chainTop, constArg bool
+		want               []string
 	}{
-		{"a + b + l::i32", true, []string{"a + b + CAST(l AS i32)"}},
-		{"a + b + l::i32", false, []string{"a + b", "a + b + CAST(l AS i32)"}},
-		{"(a + b) * (h::i32 + t::i32)", true, []string{"a + b", "CAST(h AS i32) + CAST(t AS i32)"}},
-		{"a + (b - (h::i32 + t::i32))", true, []string{"CAST(h AS i32) + CAST(t AS i32)", "a + (b - (CAST(h AS i32) + CAST(t AS i32)))"}},
-		{"a + (b + h::i32)", true, []string{"a + (b + CAST(h AS i32))"}},
-		{"list_any(xs, x -> x + a + b > 0)", true, []string{"$x + a + b"}},
+		{"a + b + l::i32", false, true, false, []string{"a + b + CAST(l AS i32)"}},
+		{"a + b + l::i32", false, false, false, []string{"a + b", "a + b + CAST(l AS i32)"}},
+		{"(a + b) * (h::i32 + t::i32)", false, true, false, []string{"a + b", "CAST(h AS i32) + CAST(t AS i32)"}},
+		{"a + (b - (h::i32 + t::i32))", false, true, false, []string{"CAST(h AS i32) + CAST(t AS i32)", "a + (b - (CAST(h AS i32) + CAST(t AS i32)))"}},
+		{"a + (b + h::i32)", false, true, false, []string{"a + (b + CAST(h AS i32))"}},
+		{"list_any(xs, x -> x + a + b > 0)", false, true, false, []string{"$x + a + b"}},
+		{"a + 1 + b + 2", false, false, true, []string{"a + 1", "a + 1 + b + 2"}},
+		{"a + 1 + b + 2", false, true, true, []string{"a + 1 + b + 2"}},
+		{"a + b", false, false, true, nil},
+		{"list_any(xs, x -> x > a) AND b > 0", true, false, true, []string{"list_any(xs, lambda x: x > a)", "b > 0"}},
 	} {
 		var seen []string
-		spy := &optimize.Rule{Name: "test/spy", Fns: []fn.Function{fn.Add}, ChainTop: tc.chainTop,
+		spy := &optimize.Rule{Name: "test/spy", ChainTop: tc.chainTop, ConstArg: tc.constArg,
 			Rewrite: func(c *optimize.Context, n *expr.Bound) *expr.Bound {
 				seen = append(seen, n.String())
 				return nil
 			}}
+		if tc.anyCall {
+			spy.AnyCall = true
+		} else {
+			spy.Fns = []fn.Function{fn.Add}
+		}
 		o := optimize.NewEmpty()
 		if err := o.Register(spy); err != nil {
 			t.Fatal(err)
@@ -310,7 +322,46 @@ func TestChainTop(t *testing.T) {
 			t.Fatalf("%s: the two runs saw %q", tc.src, seen)
 		}
 		if got := seen[:len(seen)/2]; !slices.Equal(got, tc.want) {
-			t.Errorf("%s (ChainTop %v): seen %q, want %q", tc.src, tc.chainTop, got, tc.want)
+			t.Errorf("%s (ChainTop %v, ConstArg %v): seen %q, want %q", tc.src, tc.chainTop, tc.constArg, got, tc.want)
+		}
+	}
+}
+
+func TestConstArgOnlySavesCalls(t *testing.T) {
+	// The built-in rules that set ConstArg give nil wherever the engine
+	// skips them: over every golden case, the same rules with the property
+	// cleared make the same trees with the same traces.
+	plain := optimize.NewEmpty()
+	set := 0
+	for _, r := range optimize.BuiltinRules() {
+		cp := *r
+		if cp.ConstArg {
+			set++
+		}
+		cp.ConstArg = false
+		if err := plain.Register(&cp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if set == 0 {
+		t.Fatal("no built-in rule sets ConstArg")
+	}
+	o := optimize.New()
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		for _, c := range readGolden(t, path) {
+			b, err := bindText(c.input)
+			if err != nil {
+				continue // a case that shows a bind error
+			}
+			want, wantTr := mustOptimize(t, plain, b)
+			got, gotTr := mustOptimize(t, o, b)
+			if !got.Equal(want) || gotTr.String() != wantTr.String() {
+				t.Errorf("%s:%d: > %s: with ConstArg %s\n%s\nwithout %s\n%s", path, c.line, c.input, got, gotTr, want, wantTr)
+			}
 		}
 	}
 }

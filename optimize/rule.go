@@ -42,6 +42,12 @@ type Rule struct {
 	// binary/or_eq_to_in does, then runs once per chain; the engine skips
 	// it at the links without calling it.
 	ChainTop bool
+	// ConstArg says that the rule rewrites only calls with an argument that
+	// is a literal or a lambda (x + 0, p OR true, folding), so the engine
+	// skips it, without calling it, at calls with neither (the links of a
+	// chain of ORs, $.x). A rule that sets it must return nil for such
+	// calls anyway; the property only saves the call.
+	ConstArg bool
 	// Rewrite returns the replacement of n, or nil.
 	Rewrite func(c *Context, n *expr.Bound) *expr.Bound
 }
