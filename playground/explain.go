@@ -250,9 +250,9 @@ func Explain(ctx context.Context, src *scan.Source, req Request) *Response {
 	rows, err := firstRows(ctx, plan, limit)
 	if err != nil {
 		// The error names its expression by the What given above.
-		field := "where"
-		if q.Where == nil || !strings.Contains(err.Error(), "--where") {
-			field = "select"
+		field := "select"
+		if re := (*scan.RowError)(nil); errors.As(err, &re) && re.What == "--where" {
+			field = "where"
 		}
 		resp.Errors = append(resp.Errors, Error{Field: field, Message: err.Error(), Start: -1, End: -1})
 		return resp

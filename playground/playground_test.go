@@ -155,6 +155,7 @@ func TestErrorPlaces(t *testing.T) {
 		{"malformed list", playground.Request{Select: "l_orderkey, (a"}, "select", 12, 13, 1, 13, "never closed"},
 		{"empty item", playground.Request{Select: "l_orderkey,, a"}, "select", 11, 12, 1, 12, "item 2 is empty"},
 		{"overflow at run time", playground.Request{Select: "l_orderkey * 9223372036854775807"}, "select", -1, -1, 0, 0, "overflow"},
+		{"overflow in the filter", playground.Request{Where: "l_orderkey * 9223372036854775807 > 0"}, "where", -1, -1, 0, 0, "overflow"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resp := playground.Explain(context.Background(), src, c.req)

@@ -106,10 +106,10 @@ func (p *Plan) rowError(err error, b batch, what string, mapRow func(int) int) e
 			msg = fe.Fn + ": " + fe.Err.Error()
 		}
 		if row >= 0 {
-			return &RowError{err: fmt.Errorf("%s: row %d: %s (in `%s`, %s)", name, rows.file(b.offset+int64(row))+1, msg, ee.Expr, what), cause: err}
+			return &RowError{What: what, err: fmt.Errorf("%s: row %d: %s (in `%s`, %s)", name, rows.file(b.offset+int64(row))+1, msg, ee.Expr, what), cause: err}
 		}
 	}
-	return &RowError{err: fmt.Errorf("%s: rows %d to %d: %s: %w", name, rows.file(b.offset)+1, rows.file(b.offset+b.rec.NumRows()-1)+1, what, err), cause: err}
+	return &RowError{What: what, err: fmt.Errorf("%s: rows %d to %d: %s: %w", name, rows.file(b.offset)+1, rows.file(b.offset+b.rec.NumRows()-1)+1, what, err), cause: err}
 }
 
 // RowError is an evaluation error of a scan, saying which row of the
@@ -117,6 +117,9 @@ func (p *Plan) rowError(err error, b batch, what string, mapRow func(int) int) e
 // unwraps to the evaluation error, so errors.Is(err, colexpr.ErrOverflow)
 // holds for an overflow.
 type RowError struct {
+	// What names the expression that failed, as its Expr.What gave it
+	// ("--where", "select item 2").
+	What       string
 	err, cause error
 }
 
