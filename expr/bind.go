@@ -53,7 +53,8 @@ func (t typeError) Unwrap() []error {
 // Root resolves to the scope's root dtype, a variable to the innermost
 // frame that defines it. A higher-order function pushes a frame with its
 // lambda's parameter types before binding the body, so the body may use
-// those parameters, outer variables and root fields.
+// those parameters, outer variables and root fields. Every $ of the tree is
+// one shared node.
 func Bind(e Expr, scope Scope) (*Bound, error) {
 	_, b, err := BindWith(e, scope, nil)
 	return b, err
@@ -113,6 +114,11 @@ type binder struct {
 	// collector scans on every cycle.
 	scope *Scope
 	hook  Hook
+	// root is the last $ made: every $ of the scope's root dtype is this
+	// one node (trees are immutable and share subtrees), which saves an
+	// allocation per $ and lets a comparison of two subtrees that read $
+	// stop at the same pointer.
+	root *Bound
 }
 
 func (b *binder) push(seg string) { b.path = append(b.path, seg) }
@@ -177,7 +183,10 @@ func (b *binder) bind(e Expr) (Arg, error) {
 		}
 		return b.call(n)
 	case *Root:
-		return Arg{e, NewRoot(b.scope.root)}, nil
+		if b.root == nil || b.root.dt != b.scope.root {
+			b.root = NewRoot(b.scope.root)
+		}
+		return Arg{e, b.root}, nil
 	case *Var:
 		if t, ok := b.scope.Lookup(n.Name); ok {
 			return Arg{e, NewVar(n.Name, t)}, nil

@@ -134,6 +134,38 @@ func TestBindDeepChain(t *testing.T) {
 	}
 }
 
+func TestBindSharesRoot(t *testing.T) {
+	// Every $ of a bound tree is one node, lambda bodies included.
+	scope := expr.ScopeOf(mustType(t, "struct<a: i32?, xs: list<i32>>"))
+	for _, e := range []expr.Expr{
+		expr.Add(expr.Col("a"), expr.Col("a")),
+		expr.Add(expr.Col("a"), expr.Add(expr.Col("a"), expr.Lit(int32(1)))),
+		expr.Apply(fn.ListTransform, expr.Col("xs"), expr.Fn([]string{"x"}, expr.Add(expr.V("x"), expr.Col("a")))),
+	} {
+		b, err := expr.Bind(e, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roots []*expr.Bound
+		stack := []*expr.Bound{b}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = append(stack[:len(stack)-1], n.Args()...)
+			if n.Kind() == expr.KindRoot {
+				roots = append(roots, n)
+			}
+		}
+		if len(roots) < 2 {
+			t.Fatalf("%s: %d $ nodes", expr.Format(e), len(roots))
+		}
+		for _, r := range roots[1:] {
+			if r != roots[0] {
+				t.Errorf("%s: two $ nodes", expr.Format(e))
+			}
+		}
+	}
+}
+
 func untyped(t *testing.T, text string) expr.Expr {
 	s, err := scalar.ParseNumber(text)
 	if err != nil {
