@@ -109,6 +109,9 @@
 //     rescan;
 //   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides
 //     or one, AND and OR without nulls, NOT and IS NULL;
+//   - list_element of lists of 32-bit values by a column of indices:
+//     VPGATHERDD of 16 rows a step, the index checked against the list
+//     and the position against the values in masks (AVX-512 only);
 //   - bitmap → selection vector (SelectRows): AVX-512 compresses the row
 //     numbers of 16 bits a step with VPCOMPRESSD; AVX2, which has no
 //     compress, adds each byte's first row to its entry in a table of the

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -480,5 +481,83 @@ func BenchmarkListElement(b *testing.B) {
 				return ListElement(mem, xs, c.i, ty("u32?"))
 			}, mem)
 		})
+	}
+}
+
+// TestElementRunSIMD compares list_element's run of up to 64 rows under
+// each SIMD set with the portable loop: 32-bit and 64-bit values, every
+// length 0…64, lists of 0 to 6 elements at an offset into the values
+// (offs not starting at 0), indices inside, outside, negative, zero and
+// beyond the i32 range, and offsets that decrease or point past vals.
+func TestElementRunSIMD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	vals := make([]uint32, 400)
+	for i := range vals {
+		vals[i] = rng.Uint32() | 1 // never 0, so a zeroed miss shows
+	}
+	vals64 := make([]uint64, len(vals))
+	for i, v := range vals {
+		vals64[i] = uint64(v) << 3
+	}
+	pick := func() int64 {
+		switch rng.IntN(12) {
+		case 0:
+			return 0
+		case 1:
+			return -1 - rng.Int64N(3)
+		case 2:
+			return 1 << 40
+		case 3:
+			return math.MinInt64
+		case 4:
+			return math.MaxInt64
+		}
+		return 1 + rng.Int64N(7)
+	}
+	for n := 0; n <= 64; n++ {
+		for trial := range 20 {
+			offs := make([]int32, n+1)
+			offs[0] = int32(rng.IntN(20))
+			for i := 1; i <= n; i++ {
+				offs[i] = offs[i-1] + int32(rng.IntN(7))
+			}
+			switch trial {
+			case 17: // the last list ends past vals
+				offs[n] = int32(len(vals) + 5)
+			case 18: // an offset decreases
+				if n > 1 {
+					offs[n/2] = offs[n/2+1] + 3
+				}
+			}
+			ks := make([]int64, n)
+			for i := range ks {
+				ks[i] = pick()
+			}
+			want := make([]uint32, n)
+			wantMiss, wantDown := 0, int64(0)
+			var m uint64
+			withActive(nil, func() { m, wantDown = elementRun(want, vals, offs, ks, 0) })
+			wantMiss = int(m)
+			for _, set := range simdCases() {
+				got := make([]uint32, n)
+				for i := range got {
+					got[i] = 0xdead // every row is written
+				}
+				var miss uint64
+				var down int64
+				withActive(set, func() { miss, down = elementRun(got, vals, offs, ks, 0) })
+				if !slices.Equal(got, want) || int(miss) != wantMiss || (down < 0) != (wantDown < 0) {
+					t.Fatalf("%s n %d trial %d: got %v miss %x down %d, want %v miss %x down %d (offs %v ks %v)",
+						set.name, n, trial, got, miss, down, want, wantMiss, wantDown, offs, ks)
+				}
+				got64 := make([]uint64, n)
+				want64 := make([]uint64, n)
+				withActive(nil, func() { elementRun(want64, vals64, offs, ks, 0) })
+				withActive(set, func() { elementRun(got64, vals64, offs, ks, 0) })
+				if !slices.Equal(got64, want64) {
+					t.Fatalf("%s n %d: 64-bit values differ", set.name, n)
+				}
+			}
+		}
 	}
 }

@@ -125,6 +125,17 @@ func selectFast(dst []int32, bm []byte, words int) (done, k int) {
 	return simdSelect(active, dst, bm, words)
 }
 
+// elementGatherFast is list_element over the whole 16-row steps of up to
+// 64 rows of lists of 32-bit values with a column of indices (see
+// elementRun): it returns how many rows it did, their miss bits and the
+// OR of their list sizes (negative when an offset decreases).
+func elementGatherFast(out, vals []uint32, offs []int32, ks []int64) (done int, miss uint64, down int64) {
+	if active == nil {
+		return 0, 0, 0
+	}
+	return simdElementGather32(active, out, vals, offs, ks)
+}
+
 // wordsFast computes dst = x | y (or), x & y, or ^x (not; y unused) for
 // the whole blocks of words the active SIMD kernels take, and returns how
 // many words it did. dst and y hold at least len(x) words.

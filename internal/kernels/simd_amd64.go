@@ -58,17 +58,19 @@ type simdSet struct {
 
 	// Bitmap → selection vector.
 	selectRows func(dst []int32, bm []byte, words int) (done, k int)
-	cmpI8      *cmpKernels[int8]
-	cmpI16     *cmpKernels[int16]
-	cmpI32     *cmpKernels[int32]
-	cmpI64     *cmpKernels[int64]
-	cmpU8      *cmpKernels[uint8]
-	cmpU16     *cmpKernels[uint16]
-	cmpU32     *cmpKernels[uint32]
-	cmpU64     *cmpKernels[uint64]
-	cmpF32     *cmpKernels[float32]
-	cmpF64     *cmpKernels[float64]
-	cmpD18     *decKernels
+	// list_element of 32-bit values by a column of indices (AVX-512 only).
+	elementGather32 func(out, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
+	cmpI8           *cmpKernels[int8]
+	cmpI16          *cmpKernels[int16]
+	cmpI32          *cmpKernels[int32]
+	cmpI64          *cmpKernels[int64]
+	cmpU8           *cmpKernels[uint8]
+	cmpU16          *cmpKernels[uint16]
+	cmpU32          *cmpKernels[uint32]
+	cmpU64          *cmpKernels[uint64]
+	cmpF32          *cmpKernels[float32]
+	cmpF64          *cmpKernels[float64]
+	cmpD18          *decKernels
 
 	arithI8  *arithKernels[int8]
 	arithI16 *arithKernels[int16]
@@ -81,36 +83,37 @@ type simdSet struct {
 }
 
 var avx512Set = &simdSet{
-	name:          "avx512",
-	selectRows:    selectRowsAVX512,
-	kleeneHalfAnd: kleeneHalfAndAVX512,
-	kleeneHalfOr:  kleeneHalfOrAVX512,
-	wordsAnd:      wordsAndAVX512,
-	wordsOr:       wordsOrAVX512,
-	wordsNot:      wordsNotAVX512,
-	kleeneAnd:     kleeneAndAVX512,
-	kleeneOr:      kleeneOrAVX512,
-	kleeneBlock:   16,
-	arithBlock:    256,
-	arithI8:       &arithI8AVX512,
-	arithI16:      &arithI16AVX512,
-	arithI32:      &arithI32AVX512,
-	arithI64:      &arithI64AVX512,
-	arithU8:       &arithU8AVX512,
-	arithU16:      &arithU16AVX512,
-	arithU32:      &arithU32AVX512,
-	arithU64:      &arithU64AVX512,
-	cmpI8:         &cmpI8AVX512,
-	cmpI16:        &cmpI16AVX512,
-	cmpI32:        &cmpI32AVX512,
-	cmpI64:        &cmpI64AVX512,
-	cmpU8:         &cmpU8AVX512,
-	cmpU16:        &cmpU16AVX512,
-	cmpU32:        &cmpU32AVX512,
-	cmpU64:        &cmpU64AVX512,
-	cmpF32:        &cmpF32AVX512,
-	cmpF64:        &cmpF64AVX512,
-	cmpD18:        &cmpD18AVX512,
+	name:            "avx512",
+	selectRows:      selectRowsAVX512,
+	elementGather32: elementGather32AVX512,
+	kleeneHalfAnd:   kleeneHalfAndAVX512,
+	kleeneHalfOr:    kleeneHalfOrAVX512,
+	wordsAnd:        wordsAndAVX512,
+	wordsOr:         wordsOrAVX512,
+	wordsNot:        wordsNotAVX512,
+	kleeneAnd:       kleeneAndAVX512,
+	kleeneOr:        kleeneOrAVX512,
+	kleeneBlock:     16,
+	arithBlock:      256,
+	arithI8:         &arithI8AVX512,
+	arithI16:        &arithI16AVX512,
+	arithI32:        &arithI32AVX512,
+	arithI64:        &arithI64AVX512,
+	arithU8:         &arithU8AVX512,
+	arithU16:        &arithU16AVX512,
+	arithU32:        &arithU32AVX512,
+	arithU64:        &arithU64AVX512,
+	cmpI8:           &cmpI8AVX512,
+	cmpI16:          &cmpI16AVX512,
+	cmpI32:          &cmpI32AVX512,
+	cmpI64:          &cmpI64AVX512,
+	cmpU8:           &cmpU8AVX512,
+	cmpU16:          &cmpU16AVX512,
+	cmpU32:          &cmpU32AVX512,
+	cmpU64:          &cmpU64AVX512,
+	cmpF32:          &cmpF32AVX512,
+	cmpF64:          &cmpF64AVX512,
+	cmpD18:          &cmpD18AVX512,
 }
 
 var avx2Set = &simdSet{
@@ -352,6 +355,18 @@ func simdSelect(set *simdSet, dst []int32, bm []byte, words int) (int, int) {
 		return 0, 0
 	}
 	return set.selectRows(dst, bm, words)
+}
+
+// simdElementGather32 runs set's list_element kernel over the whole
+// 16-row steps of out (see elementGatherFast) and returns how many rows it
+// did.
+func simdElementGather32(set *simdSet, out, vals []uint32, offs []int32, ks []int64) (done int, miss uint64, down int64) {
+	done = len(out) &^ 15
+	if set.elementGather32 == nil || done == 0 || len(out) > 64 {
+		return 0, 0, 0
+	}
+	miss, down = set.elementGather32(out[:done], vals, offs[:done+1], ks[:done])
+	return done, miss, down
 }
 
 // simdWords runs set's bitwise kernel: dst = x | y (or), x & y, or ^x

@@ -21195,6 +21195,63 @@ stop2:
 	VZEROUPPER
 	RET
 
+// func elementGather32AVX512(out []uint32, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
+// Requires: AVX, AVX512F, BMI2, CMOV
+TEXT ·elementGather32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         out_base+0(FP), AX
+	MOVQ         out_len+8(FP), CX
+	MOVQ         vals_base+24(FP), DX
+	MOVQ         vals_len+32(FP), BX
+	MOVQ         offs_base+48(FP), SI
+	MOVQ         ks_base+72(FP), DI
+	MOVL         $0x7fffffff, R8
+	CMPQ         BX, R8
+	CMOVQHI      R8, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, R8
+	VPBROADCASTD R8, Z1
+	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	XORQ         BX, BX
+	XORQ         R9, R9
+
+gather:
+	CMPQ         R9, CX
+	JAE          gathered
+	VMOVDQU32    (SI)(R9*4), Z4
+	VMOVDQU32    4(SI)(R9*4), Z5
+	VPSUBD       Z4, Z5, Z5
+	VPORD        Z5, Z2, Z2
+	VMOVDQU64    (DI)(R9*8), Z7
+	VMOVDQU64    64(DI)(R9*8), Z8
+	VPMOVSQD     Z7, Y6
+	VPMOVSQD     Z8, Y7
+	VINSERTI64X4 $0x01, Y7, Z6, Z6
+	VPSUBD       Z1, Z6, Z6
+	VPADDD       Z4, Z6, Z4
+	VPCMPUD      $0x01, Z5, Z6, K1
+	VPCMPUD      $0x01, Z0, Z4, K2
+	KANDW        K1, K2, K1
+	VMOVDQA32    Z3, Z5
+	KMOVW        K1, K2
+	VPGATHERDD   (DX)(Z4*4), K2, Z5
+	VMOVDQU32    Z5, (AX)(R9*4)
+	KMOVW        K1, R8
+	XORL         $0x0000ffff, R8
+	SHLXQ        R9, R8, R8
+	ORQ          R8, BX
+	ADDQ         $0x10, R9
+	JMP          gather
+
+gathered:
+	VPCMPD $0x01, Z3, Z2, K1
+	KMOVW  K1, R8
+	NEGQ   R8
+	MOVQ   BX, miss+96(FP)
+	MOVQ   R8, down+104(FP)
+	VZEROUPPER
+	RET
+
 // func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 // Requires: AVX, AVX512F
 TEXT ·wordsAndAVX512(SB), NOSPLIT, $0-80

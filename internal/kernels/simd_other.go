@@ -28,6 +28,10 @@ func simdDecVV(*simdSet, CmpOp, []uint64, []decimal128.Num, []decimal128.Num) in
 
 func simdSelect(*simdSet, []int32, []byte, int) (int, int) { return 0, 0 }
 
+func simdElementGather32(*simdSet, []uint32, []uint32, []int32, []int64) (int, uint64, int64) {
+	return 0, 0, 0
+}
+
 func simdWords(*simdSet, bool, bool, []uint64, []uint64, []uint64) int { return 0 }
 
 func simdKleeneHalf(*simdSet, bool, []uint64, []uint64, []uint64, []uint64, []uint64) int { return 0 }

@@ -1090,6 +1090,9 @@ func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
 // selectRowsAVX2 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX2, POPCNT).
 func selectRowsAVX2(dst []int32, bm []byte, words int) (done int, k int)
 
+// elementGather32AVX512 gathers element ks[j] of each list offs[j]…offs[j+1] of vals into out[j] (AVX-512 F, BMI2).
+func elementGather32AVX512(out []uint32, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
+
 // wordsAndAVX512 computes dst = x & y for the words of whole blocks of 32, and returns how many words it did (AVX512).
 func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 

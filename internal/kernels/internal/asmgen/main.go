@@ -106,6 +106,7 @@ func main() {
 	}
 	selectRows512()
 	selectRows2()
+	elementGather512()
 	for _, op := range wordsOps {
 		words(op, true)
 		words(op, false)
