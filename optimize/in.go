@@ -30,6 +30,9 @@ var OrEqToIn = &Rule{
 }
 
 func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
+	if in, ok := oneInList(c, n); ok {
+		return in
+	}
 	// Group the operands of the chain, left to right, by the compared
 	// expression, as the chain is taken apart (the leaves and the stack
 	// live in the run's scratch space). A chain usually compares one
@@ -136,6 +139,54 @@ func orEqToIn(c *Context, n *expr.Bound) *expr.Bound {
 		acc = or
 	}
 	return keep(acc, n.DType())
+}
+
+// oneInList is orEqToIn of a chain whose operands all compare one
+// expression (x = literal, or x IN (…)), the common case, in one pass that
+// keeps only the values: the IN list of the chain's values in order, the
+// result of the general grouping when every operand falls into the first
+// group. ok is false when an operand does not, or x is volatile: then the
+// general grouping decides.
+func oneInList(c *Context, n *expr.Bound) (in *expr.Bound, ok bool) {
+	var x0 *expr.Bound
+	vals, stack := c.r.scratchA[:0], append(c.r.scratchB[:0], n)
+	defer func() { c.r.scratchA, c.r.scratchB = vals[:0], stack[:0] }()
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for isOr(l) {
+			stack = append(stack, l.Arg(1))
+			l = l.Arg(0)
+		}
+		x := inExpr(l)
+		switch {
+		case x == nil:
+			return nil, false
+		case x0 == nil:
+			if !deterministic(x) {
+				return nil, false
+			}
+			x0 = x
+		case !sameTree(x0, x):
+			return nil, false
+		}
+		// One by one: appending a short slice costs a call to the
+		// runtime's typed copy.
+		for _, v := range l.Args()[1:] {
+			vals = append(vals, v)
+		}
+	}
+	args := make([]*expr.Bound, 1+len(vals))
+	args[0] = x0
+	copy(args[1:], vals)
+	// Its arguments are optimized already: say so, so the engine does not
+	// walk them again.
+	c.Reuse(args...)
+	b, err := expr.NewCall(fn.InList, args...)
+	if err != nil {
+		return nil, true
+	}
+	return keep(b, n.DType()), true
 }
 
 // isOr reports whether n is a call of a function with the id "or" (isCall
