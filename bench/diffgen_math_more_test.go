@@ -19,7 +19,12 @@ func init() {
 	familyGens[gF64] = append(familyGens[gF64], func(g *gen, d int) *gnode {
 		return mcall(gF64, []string{"radians", "degrees", "even"}[g.pick(3)], "", g.expr(gF64, d))
 	})
-	familyGens[gI64] = append(familyGens[gI64], gcdGen, factorialGen)
+	familyGens[gI64] = append(familyGens[gI64], func(g *gen, d int) *gnode {
+		if g.pick(3) == 0 {
+			return factorialGen(g, d)
+		}
+		return gcdGen(g, d)
+	})
 	familyGens[gU64] = append(familyGens[gU64], func(g *gen, d int) *gnode {
 		n := mcall(gU64, "gcd", "", g.expr(gU64, d), g.expr(g.pickType(gU8, gU32, gU64), d))
 		return &gnode{t: gU64, kind: "cast", kids: []*gnode{n}}

@@ -307,7 +307,7 @@ const textCastBugsOpen = false
 // dialects.
 type gnode struct {
 	t    gtype
-	kind string // col, lit, call, op, unary, cmp, between, in, like, isnull, distinct, case, cast, trycast, coalesce, and, or, not
+	kind string // col, lit, call, op, unary, cmp, between, in, like, isnull, distinct, case, cast, trycast, castto, coalesce, and, or, not
 	text string // column name, literal text (both dialects), function name or operator
 	duck string // the literal, operator or function name in DuckDB's dialect when it differs
 	kids []*gnode
@@ -392,6 +392,13 @@ func (n *gnode) render(duck bool) string {
 		return "CAST(" + r(0) + " AS " + n.t.sqlName() + ")"
 	case "trycast":
 		return "TRY_CAST(" + r(0) + " AS " + n.t.sqlName() + ")"
+	case "castto":
+		// a conversion to a type the generator has no gtype for: a cast
+		// to n.text, or DuckDB's function n.duck
+		if duck && n.duck != "" {
+			return n.duck + "(" + r(0) + ")"
+		}
+		return "CAST(" + r(0) + " AS " + n.text + ")"
 	case "call":
 		parts := make([]string, len(n.kids))
 		for i := range parts {
@@ -690,8 +697,9 @@ func (n *gnode) constant() bool {
 }
 
 // avoidsKnown reports whether n stays out of the known differences the
-// generator avoids by construction: no negation of a constant, and no
-// arithmetic with a constant operand compared with a constant. Generated
+// generator avoids by construction: no negation of a constant, no
+// arithmetic with a constant operand compared with a constant, and no text
+// where DuckDB wants a BLOB (blobArg). Generated
 // trees are checked with it, and so are the smaller trees of the shrinker.
 func (n *gnode) avoidsKnown() bool {
 	switch n.kind {
@@ -700,6 +708,10 @@ func (n *gnode) avoidsKnown() bool {
 			return false
 		}
 
+	case "call":
+		if blobArg[n.text] && n.kids[0].kind != "castto" {
+			return false
+		}
 	case "cmp", "between", "in", "distinct":
 		for i, k := range n.kids {
 			if !constArith(k) {

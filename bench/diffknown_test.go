@@ -152,6 +152,13 @@ var knownDifferences = []diffCase{
 			"fits, is cast back to UBIGINT, and its lcm takes the other integers only.",
 	},
 	{
+		name:    "to_base64 of text",
+		colexpr: "to_base64(s1)",
+		why: "DuckDB's to_base64 takes only a BLOB (a string literal is cast to one, a VARCHAR column is refused); colexpr's " +
+			"encodes a utf8 argument's bytes too, which is what DuckDB's to_base64(encode(s)) does. The generator gives it " +
+			"CAST(s AS BLOB) in colexpr and encode(s) in DuckDB (whose cast to BLOB reads \\xAA escapes).",
+	},
+	{
 		name:    "the order of list_distinct",
 		colexpr: "list_element(list_distinct(list_value(CAST(3 AS INTEGER), 1, 2, 1, 3)), 1)",
 		why: "colexpr keeps the distinct elements in the order they first appear ([3, 1, 2]); DuckDB's order is unspecified (it " +

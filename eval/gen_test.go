@@ -379,6 +379,9 @@ func (g *gen) numeric(t dtype.DType, depth int) *expr.Bound {
 		return g.mathCall(t, depth) // reference_math_test.go
 	case 0:
 		if t.PType() == dtype.I64 {
+			if g.chance(0.2) {
+				return g.stringCodecCall(t, depth) // reference_string_codec_test.go
+			}
 			switch g.intn(3) {
 			case 0:
 				if g.ok("length") {
@@ -552,6 +555,9 @@ func (g *gen) stringExpr(depth int) *expr.Bound {
 		}
 		return g.call(fn.Concat, args...)
 	case 2:
+		if g.chance(0.2) {
+			return g.stringCodecCall(s, depth) // reference_string_codec_test.go
+		}
 		if !g.ok("substring") {
 			return nil
 		}

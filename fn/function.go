@@ -31,8 +31,8 @@
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
-// conditional, string, list, math (math.go, math_trig.go, math_more.go),
-// temporal and interval.
+// conditional, string (string.go, string_more.go, string_codec.go), list,
+// math (math.go, math_trig.go, math_more.go), temporal and interval.
 //
 // # Functions by category
 //
@@ -61,7 +61,9 @@
 //	             substring (substr), left, right, starts_with (prefix), ends_with
 //	             (suffix), contains, strpos (instr), trim, ltrim, rtrim, replace,
 //	             reverse, repeat, lpad, rpad, split_part, string_split (split,
-//	             str_split, string_to_array), ascii, chr, format, printf
+//	             str_split, string_to_array), ascii, chr, format, printf,
+//	             levenshtein (editdist3), bit_length, translate, md5, to_base64
+//	             (base64), from_base64
 //	regexp       regexp_matches, regexp_replace, regexp_extract, regexp_count,
 //	             regexp_split_to_array (string_split_regex, str_split_regex)
 //	list         list_value (array_value), list_element (list_extract),
