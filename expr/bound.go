@@ -78,26 +78,18 @@ func (b *Bound) Depth() int { return int(b.depth) }
 // the node is made.
 func (b *Bound) Size() int { return int(b.size) }
 
-// sizeOf is 1 + the sizes of args, saturating.
-func sizeOf(args []*Bound) int32 {
+// shapeOf is the depth and the size of a node with children args: 1 +
+// the depth of the deepest, and 1 + their sizes, saturating. One loop
+// serves both: an IN list has hundreds of arguments.
+func shapeOf(args []*Bound) (depth, size int32) {
 	n := int64(1)
 	for _, a := range args {
 		if a != nil {
 			n += int64(a.size)
+			depth = max(depth, a.depth)
 		}
 	}
-	return int32(min(n, math.MaxInt32))
-}
-
-// depthOf is 1 + the depth of the deepest of args.
-func depthOf(args []*Bound) int32 {
-	var d int32
-	for _, a := range args {
-		if a != nil && a.depth > d {
-			d = a.depth
-		}
-	}
-	return d + 1
+	return depth + 1, int32(min(n, math.MaxInt32))
 }
 
 // IsCall reports whether b calls the function with the given id.
@@ -144,7 +136,7 @@ func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err := fn.CheckArity(f, len(args)); err != nil {
 		return nil, err
 	}
-	depth := depthOf(args)
+	depth, size := shapeOf(args)
 	if depth > MaxDepth {
 		return nil, tooDeep()
 	}
@@ -172,7 +164,7 @@ func NewCall(f fn.Function, args ...*Bound) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t, depth: depth, size: sizeOf(args)}, nil
+	return &Bound{kind: KindCall, fn: f, id: f.ID(), args: args, dt: t, depth: depth, size: size}, nil
 }
 
 // Argument counts above pooledTypesMin take their dtypes slice from
@@ -260,11 +252,11 @@ func (b *Bound) WithArgsSameTypes(args []*Bound) (*Bound, error) {
 	if same {
 		return b, nil
 	}
-	depth := depthOf(args)
+	depth, size := shapeOf(args)
 	if depth > MaxDepth {
 		return nil, tooDeep()
 	}
-	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt, depth: depth, size: sizeOf(args)}, nil
+	return &Bound{kind: KindCall, fn: b.fn, id: b.id, args: args, dt: b.dt, depth: depth, size: size}, nil
 }
 
 func (k Kind) String() string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -102,8 +103,12 @@ func newDispatchTable(lists map[string]ruleLists) dispatchTable {
 
 func (t *dispatchTable) lookup(id string) *ruleLists {
 	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
-		if t.slots[i].id == id {
-			return &t.slots[i].lists
+		// A node's id is usually the very string the rule's function
+		// gave (fn.IDOr): the same bytes at the same address, which
+		// answers without comparing them.
+		s := &t.slots[i]
+		if len(s.id) == len(id) && (unsafe.StringData(s.id) == unsafe.StringData(id) || s.id == id) {
+			return &s.lists
 		}
 	}
 	return nil
