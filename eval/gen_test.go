@@ -373,6 +373,9 @@ func (g *gen) compound(t dtype.DType, depth int) *expr.Bound {
 func (g *gen) numeric(t dtype.DType, depth int) *expr.Bound {
 	switch g.intn(7) {
 	case 6:
+		if g.chance(0.1) {
+			return g.temporalEpochCall(t, depth) // reference_temporal_epoch_test.go
+		}
 		if g.chance(0.4) {
 			return g.temporalCall(t, depth) // reference_temporal_test.go
 		}
@@ -557,6 +560,9 @@ func (g *gen) stringExpr(depth int) *expr.Bound {
 	case 2:
 		if g.chance(0.2) {
 			return g.stringCodecCall(s, depth) // reference_string_codec_test.go
+		}
+		if g.chance(0.1) {
+			return g.temporalEpochCall(s, depth) // reference_temporal_epoch_test.go
 		}
 		if !g.ok("substring") {
 			return nil

@@ -32,7 +32,8 @@
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
 // conditional, string (string.go, string_more.go, string_codec.go), list,
-// math (math.go, math_trig.go, math_more.go), temporal and interval.
+// math (math.go, math_trig.go, math_more.go), temporal (temporal.go,
+// temporal_epoch.go) and interval.
 //
 // # Functions by category
 //
@@ -87,7 +88,7 @@
 //	             century, millennium, era, hour, minute, second, millisecond,
 //	             microsecond, epoch; date_trunc (datetrunc), date_diff
 //	             (datediff), last_day, make_date, make_timestamp, strftime,
-//	             strptime
+//	             strptime, dayname, monthname, epoch_ms, to_timestamp
 //	interval     to_years, to_quarters, to_months, to_weeks, to_days, to_hours,
 //	             to_minutes, to_seconds, to_milliseconds, to_microseconds,
 //	             to_decades, to_centuries, to_millennia (INTERVAL n UNIT)

@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/errs"
+	"github.com/colexpr/colexpr/expr"
+	"github.com/colexpr/colexpr/fn"
+	"github.com/colexpr/colexpr/scalar"
+)
+
+// The reference operations of the functions of fn/temporal_epoch.go, row
+// at a time through Go's time package (names and milliseconds) and
+// math/big (the range checks).
+
+func init() {
+	refFuncs[fn.IDDayName] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		return mk(t, refTime(v[0]).Weekday().String()), nil
+	}
+	refFuncs[fn.IDMonthName] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		return mk(t, refTime(v[0]).Month().String()), nil
+	}
+	refFuncs[fn.IDEpochMs] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		if v[0].DType().IsInt() {
+			us := new(big.Int).Mul(big.NewInt(v[0].Value().(int64)), big.NewInt(1000))
+			if !us.IsInt64() {
+				return scalar.Scalar{}, refFail(errs.ErrOverflow, "epoch_ms(%d)", v[0].Value())
+			}
+			return mk(t, us.Int64()), nil
+		}
+		return mk(t, refTime(v[0]).UnixMilli()), nil
+	}
+	refFuncs[fn.IDToTimestamp] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		s := v[0].Value().(float64)
+		if p := s * 1e6; math.IsNaN(p) || math.IsInf(p, 0) {
+			return scalar.Scalar{}, refFail(errs.ErrInvalidArgument, "to_timestamp(%v)", s)
+		}
+		// s · 10^6 as a double, rounded to an integer, half to even.
+		us, _ := new(big.Float).SetFloat64(s * 1e6).Int(nil)
+		frac := new(big.Float).Sub(big.NewFloat(s*1e6), new(big.Float).SetInt(us))
+		switch c := frac.Cmp(big.NewFloat(0.5)); {
+		case c > 0 || c == 0 && us.Bit(0) == 1:
+			us.Add(us, big.NewInt(1))
+		}
+		switch c := frac.Cmp(big.NewFloat(-0.5)); {
+		case c < 0 || c == 0 && us.Bit(0) == 1:
+			us.Sub(us, big.NewInt(1))
+		}
+		if !us.IsInt64() {
+			return scalar.Scalar{}, refFail(errs.ErrInvalidArgument, "to_timestamp(%v)", s)
+		}
+		return mk(t, us.Int64()), nil
+	}
+}
+
+// temporalEpochCall is a call of a function of fn/temporal_epoch.go of
+// type t, or nil when none gives t: epoch_ms of a date, of epoch_ms or of
+// to_timestamp (i64), and dayname or monthname of a date or of those
+// timestamps (utf8).
+func (g *gen) temporalEpochCall(t dtype.DType, depth int) *expr.Bound {
+	stamp := func() *expr.Bound {
+		if g.chance(0.5) {
+			return g.call(fn.EpochMs, g.expr(dtype.Primitive(dtype.I64, true), depth))
+		}
+		return g.call(fn.ToTimestamp, g.expr(dtype.Primitive(dtype.F64, true), depth))
+	}
+	x := g.expr(dtype.Date(true), depth)
+	if g.chance(0.5) {
+		x = stamp()
+	}
+	switch {
+	case t.IsInt() && t.PType() == dtype.I64:
+		return g.call(fn.EpochMs, x)
+	case t.IsUtf8():
+		return g.call([]fn.Function{fn.DayName, fn.MonthName}[g.intn(2)], x)
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package fn
+
+import (
+	"fmt"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/internal/kernels"
+)
+
+// Names of days and months, and epoch numbers, as DuckDB types them
+// (checked with bench/cmd/duckquery):
+//
+//	dayname(x), monthname(x)  utf8: the English name of the day of the week
+//	                          ('Monday') or of the month ('January') of a date
+//	                          or timestamp
+//	epoch_ms(ms)              timestamp(us) (DuckDB's TIMESTAMP) of i64
+//	                          milliseconds since 1970-01-01 (integers are cast
+//	                          to i64); an error where the microseconds do not
+//	                          fit an i64
+//	epoch_ms(x)               i64: the milliseconds since 1970-01-01 of a date
+//	                          or timestamp, rounded toward the past
+//	to_timestamp(s)           timestamp(us, UTC) (DuckDB's TIMESTAMP WITH TIME
+//	                          ZONE) of f64 seconds since 1970-01-01 (numbers
+//	                          are cast to f64), rounded to the microsecond; NaN,
+//	                          ±Inf and seconds beyond the range are an error, as
+//	                          in DuckDB
+//
+// epoch_ms and to_timestamp never decrease as their argument grows
+// (OrderIncreasing), so pruning carries a column's bounds through them.
+var (
+	DayName     Function = nameFn{simple{IDDayName}, false}   // dayname(x)
+	MonthName   Function = nameFn{simple{IDMonthName}, true}  // monthname(x)
+	EpochMs     Function = epochMs{simple{IDEpochMs}}         // epoch_ms(ms), epoch_ms(x)
+	ToTimestamp Function = toTimestamp{simple{IDToTimestamp}} // to_timestamp(s)
+)
+
+// The ids of the functions of temporal_epoch.go.
+const (
+	IDDayName     = "dayname"
+	IDMonthName   = "monthname"
+	IDEpochMs     = "epoch_ms"
+	IDToTimestamp = "to_timestamp"
+)
+
+func init() {
+	for _, f := range []Function{DayName, MonthName, EpochMs, ToTimestamp} {
+		mustRegister(f)
+	}
+	for id, p := range map[string]*Properties{
+		IDDayName:     {Prec: PrecPostfix},
+		IDMonthName:   {Prec: PrecPostfix},
+		IDEpochMs:     {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing},
+		IDToTimestamp: {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing},
+	} {
+		builtinProperties[id] = p
+	}
+}
+
+var (
+	_ Kernel   = nameFn{}
+	_ Kernel   = epochMs{}
+	_ Kernel   = toTimestamp{}
+	_ ArgTyper = epochMs{}
+	_ ArgTyper = toTimestamp{}
+)
+
+// dateOrTimestamp reports whether t is a date or a timestamp.
+func dateOrTimestamp(t dtype.DType) bool {
+	return t.IsTemporal() && (t.ExtID() == dtype.ExtDate || t.ExtID() == dtype.ExtTimestamp)
+}
+
+// nameFn is dayname or monthname.
+type nameFn struct {
+	simple
+	month bool
+}
+
+func (f nameFn) Arity() Arity { return Exactly(1) }
+
+func (f nameFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if !dateOrTimestamp(args[0]) {
+		return dtype.DType{}, argErr(f, 0, "has type %s, want a date or a timestamp", args[0])
+	}
+	return dtype.Utf8(args[0].Nullable()), nil
+}
+
+// Eval names the day or month of each date or timestamp.
+func (f nameFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(f, args); err != nil {
+		return datum.Datum{}, err
+	}
+	x := args[0]
+	if t := x.DType(); t.IsNull() {
+		return kernels.NullResult(ret, x.Len()), nil
+	} else if !dateOrTimestamp(t) {
+		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
+	}
+	out, err := kernels.DayMonthName(ctx.Mem, f.month, kernels.TemporalOf(x.DType()), x, ret)
+	return out, kernelError(f.id, err)
+}
+
+// epochMs is epoch_ms: of milliseconds a timestamp, of a date or timestamp
+// its milliseconds.
+type epochMs struct{ simple }
+
+func (f epochMs) Arity() Arity { return Exactly(1) }
+
+// Fallible: milliseconds whose microseconds do not fit an i64.
+func (f epochMs) Fallible() bool { return true }
+
+// ArgTypes: integers and a null are taken as i64 milliseconds.
+func (f epochMs) ArgTypes(args []dtype.DType) []dtype.DType {
+	out := make([]dtype.DType, 1)
+	if x := args[0]; x.IsNull() || x.IsInt() && !(x.PType() == dtype.U64) {
+		out[0] = i64T
+	}
+	return out
+}
+
+func (f epochMs) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	switch x := args[0]; {
+	case x.IsInt() && x.PType() == dtype.I64:
+		return dtype.Timestamp(dtype.Micro, "", x.Nullable()), nil
+	case dateOrTimestamp(x):
+		return dtype.Primitive(dtype.I64, x.Nullable()), nil
+	default:
+		return dtype.DType{}, argErr(f, 0, "has type %s, want i64 milliseconds, a date or a timestamp", x)
+	}
+}
+
+// Eval converts milliseconds to timestamps, or dates and timestamps to
+// milliseconds.
+func (f epochMs) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(f, args); err != nil {
+		return datum.Datum{}, err
+	}
+	x := args[0]
+	var (
+		out datum.Datum
+		err error
+	)
+	switch t := x.DType(); {
+	case t.IsNull():
+		return kernels.NullResult(ret, x.Len()), nil
+	case t.IsInt() && t.PType() == dtype.I64:
+		out, err = kernels.EpochMsToTimestamp(ctx.Mem, x, ret)
+	case dateOrTimestamp(t):
+		out, err = kernels.EpochMs(ctx.Mem, kernels.TemporalOf(t), x, ret)
+	default:
+		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
+	}
+	return out, kernelError(f.id, err)
+}
+
+// toTimestamp is to_timestamp(seconds).
+type toTimestamp struct{ simple }
+
+func (f toTimestamp) Arity() Arity { return Exactly(1) }
+
+// Fallible: NaN, ±Inf and seconds beyond the range.
+func (f toTimestamp) Fallible() bool { return true }
+
+// ArgTypes: numbers and a null are taken as f64.
+func (f toTimestamp) ArgTypes(args []dtype.DType) []dtype.DType {
+	out := make([]dtype.DType, 1)
+	if x := args[0]; x.IsNull() || x.IsNumeric() {
+		out[0] = f64T
+	}
+	return out
+}
+
+func (f toTimestamp) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if x := args[0]; !x.IsFloat() || x.PType() != dtype.F64 {
+		return dtype.DType{}, argErr(f, 0, "has type %s, want f64 seconds (cast it)", x)
+	}
+	return dtype.Timestamp(dtype.Micro, "UTC", args[0].Nullable()), nil
+}
+
+// Eval converts seconds to timestamps.
+func (f toTimestamp) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(f, args); err != nil {
+		return datum.Datum{}, err
+	}
+	x := args[0]
+	if t := x.DType(); t.IsNull() {
+		return kernels.NullResult(ret, x.Len()), nil
+	} else if !t.IsFloat() || t.PType() != dtype.F64 {
+		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
+	}
+	out, err := kernels.ToTimestamp(ctx.Mem, x, ret)
+	return out, kernelError(f.id, err)
+}

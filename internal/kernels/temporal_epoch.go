@@ -1,0 +1,120 @@
+package kernels
+
+// dayname and monthname (English names, as DuckDB gives them), and the
+// conversions between epoch numbers and timestamps: epoch_ms of
+// milliseconds (a timestamp in microseconds) or of a date or timestamp (its
+// milliseconds since 1970-01-01, rounded toward the past), and
+// to_timestamp of seconds (an f64, rounded to the microsecond as a cast of
+// a double rounds: to nearest, ties to even).
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colexpr/colexpr/datum"
+	"github.com/colexpr/colexpr/dtype"
+	"github.com/colexpr/colexpr/errs"
+)
+
+// DayMonthName is dayname(x), or monthname(x) when month is set, of a date
+// or timestamp stored as in: utf8 (strftime's %A and %B names,
+// temporal_format.go).
+func DayMonthName(mem memory.Allocator, month bool, in Temporal, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	name := func(day int64) string {
+		if month {
+			_, m, _ := civilFromDays(day)
+			return monthNames[m-1]
+		}
+		return dayNames[floorMod(day+4, 7)] // 1970-01-01 was a Thursday
+	}
+	args := []datum.Datum{x}
+	if in.Date {
+		a := FixedOf[int32](x)
+		return utf8Rows(mem, args, ret, 9*x.Len(), func(i int, b *strBuilder) error {
+			b.writeString(name(int64(a.At(i))))
+			return nil
+		})
+	}
+	a, perDay := FixedOf[int64](x), secondsPerDay*in.PerSecond
+	return utf8Rows(mem, args, ret, 9*x.Len(), func(i int, b *strBuilder) error {
+		b.writeString(name(floorDiv(a.At(i), perDay)))
+		return nil
+	})
+}
+
+// EpochMsToTimestamp is epoch_ms(ms): milliseconds since 1970-01-01 as a
+// timestamp in microseconds; a value whose microseconds do not fit an i64
+// is errs.ErrOverflow (DuckDB raises too).
+func EpochMsToTimestamp(mem memory.Allocator, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
+		if v > math.MaxInt64/1000 || v < math.MinInt64/1000 {
+			return 0, false
+		}
+		return v * 1000, true
+	})
+}
+
+// EpochMs is epoch_ms(x) of a date or timestamp stored as in: its
+// milliseconds since 1970-01-01 00:00:00, rounded toward the past (as
+// DuckDB gives them), as i64.
+func EpochMs(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if in.Date {
+		return checkedRows(mem, x, ret, func(v int32) (int64, bool) { return int64(v) * secondsPerDay * 1000, true })
+	}
+	per := in.PerSecond
+	if per >= 1000 {
+		k := per / 1000
+		return checkedRows(mem, x, ret, func(v int64) (int64, bool) { return floorDiv(v, k), true })
+	}
+	k := 1000 / per
+	return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
+		if v > math.MaxInt64/k || v < math.MinInt64/k {
+			return 0, false
+		}
+		return v * k, true
+	})
+}
+
+// toTimestampOne is the microseconds of s seconds, rounded to nearest
+// (ties to even), or false when that is NaN or does not fit an i64.
+func toTimestampOne(s float64) (int64, bool) {
+	v := math.RoundToEven(s * 1e6)
+	if !(v >= math.MinInt64 && v < math.MaxInt64) {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// ToTimestamp is to_timestamp(s) of f64 seconds since 1970-01-01: a
+// timestamp in microseconds. NaN, ±Inf and values beyond the range are
+// errs.ErrInvalidArgument, as DuckDB raises them.
+func ToTimestamp(mem memory.Allocator, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	n := x.Len()
+	if isNullDatum(x) {
+		return NullResult(ret, n), nil
+	}
+	fail := func(s float64) error {
+		return fmt.Errorf("%w: to_timestamp(%v): the seconds are out of the range of a timestamp", errs.ErrInvalidArgument, s)
+	}
+	a := FixedOf[float64](x)
+	if a.IsScalar {
+		v, ok := toTimestampOne(a.Scalar)
+		if !ok && n > 0 {
+			return datum.Datum{}, &RowError{Row: 0, Err: fail(a.Scalar)}
+		}
+		return scalarResult(ret, v, n)
+	}
+	values, dst := newValues[int64](mem, n)
+	for i, s := range a.Vals {
+		v, ok := toTimestampOne(s)
+		if !ok && a.Valid.Get(i) {
+			values.Release()
+			return datum.Datum{}, &RowError{Row: i, Err: fail(s)}
+		}
+		dst[i] = v
+	}
+	validity, nulls := ShareValidity(mem, x.Array())
+	return fixedResult(ret, n, validity, nulls, values), nil
+}
