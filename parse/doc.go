@@ -19,6 +19,8 @@
 //	& | << >>                   bitwise and, or, shifts (integers), as in DuckDB
 //	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
 //	* / // %                    // is DuckDB's integer division, colexpr's / on integers
+//	** ^                        power(a, b), as in DuckDB: 2 ** 3 * 2 is 16, -2 ^ 2 is 4,
+//	                            2 ^ 3 ^ 2 is 64; printed as the call
 //	-x, ~x                      prefix; ~ (bitwise not) takes the additive expression
 //	                            after it, as in DuckDB: ~a + 1 is ~(a + 1)
 //	x.field, x::type, x[…]      postfix
@@ -61,6 +63,8 @@
 //	x[a:b], x[a:], x[:b]    a slice of a list or a string, both bounds included;
 //	                        a missing bound is 1 or -1 (list_slice)
 //	x['name']               the field name of a struct, as x.name
+//	struct_extract(x, 'name')  the same; struct_extract(x, k), k an integer
+//	                        literal, is x.vk: field k of a row(…)
 //	if(c, a, b)             CASE WHEN c THEN a ELSE b END
 //	nullif(a, b)            CASE WHEN a = b THEN NULL ELSE a END
 //	lit::type               a typed literal when lit is a literal that converts to

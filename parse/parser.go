@@ -517,7 +517,7 @@ func (p *parser) additive() (expr.Expr, error) {
 
 func (p *parser) multiplicative() (expr.Expr, error) {
 	start := p.tok.start
-	left, err := p.unary()
+	left, err := p.power()
 	for err == nil && (p.tok.is("*") || p.tok.is("/") || p.tok.is("//") || p.tok.is("%")) {
 		build := expr.Mul
 		switch p.tok.text {
@@ -528,8 +528,30 @@ func (p *parser) multiplicative() (expr.Expr, error) {
 		}
 		p.next()
 		var right expr.Expr
-		if right, err = p.unary(); err == nil {
+		if right, err = p.power(); err == nil {
 			left = p.mark(build(left, right), start)
+		}
+	}
+	return left, err
+}
+
+// power reads DuckDB's power operators a ** b and a ^ b, which are
+// power(a, b): tighter than * and looser than a minus sign, left to right,
+// as in DuckDB (2 ** 3 * 2 is 16, -2 ^ 2 is 4, 2 ^ 3 ^ 2 is 64). The
+// canonical text is the call, power(a, b).
+func (p *parser) power() (expr.Expr, error) {
+	start := p.tok.start
+	left, err := p.unary()
+	for err == nil && (p.tok.is("**") || p.tok.is("^")) {
+		op := p.tok
+		p.next()
+		var right expr.Expr
+		if right, err = p.unary(); err == nil {
+			f, ok := p.lookup(fn.IDPower)
+			if !ok {
+				return nil, p.errAt(op.start, nil, "%s needs the function power, which the registry does not have", op.text)
+			}
+			left = p.mark(expr.Apply(f, left, right), start)
 		}
 	}
 	return left, err

@@ -388,7 +388,7 @@ func (p *parser) caseExpr() (expr.Expr, error) {
 
 // specialFunctions are names the parser handles itself; they are offered as
 // suggestions for misspelled names too.
-var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "row", "if", "nullif", "position", "extract"}
+var specialFunctions = []string{"cast", "try_cast", "struct_select", "struct_exclude", "struct_pack", "row", "if", "nullif", "position", "extract", "struct_extract"}
 
 // call reads name(args…): struct_select and struct_exclude, or a function
 // from the registry (names are case-insensitive).
@@ -409,6 +409,8 @@ func (p *parser) call() (expr.Expr, error) {
 			return p.position()
 		case "extract":
 			return p.extract()
+		case "struct_extract":
+			return p.structExtract()
 		}
 	}
 	f, ok := p.lookup(nameTok.text)
@@ -487,6 +489,44 @@ func (p *parser) row() (expr.Expr, error) {
 		names[i] = "v" + strconv.Itoa(i+1)
 	}
 	return expr.Pack(names, values), nil
+}
+
+// structExtract reads DuckDB's struct_extract(s, 'name'), which is s.name
+// (s['name']), and struct_extract(s, k), which reads field k (from 1) of
+// the structs row(…) makes, whose fields are named v1, v2, …: s.vk. As in
+// DuckDB, the key is a literal; a struct with other names has no field vk
+// (DuckDB refuses an integer key on a struct with named fields).
+func (p *parser) structExtract() (expr.Expr, error) {
+	p.next()
+	open := p.tok
+	p.next() // '('
+	s, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.punct(",", " after the struct in struct_extract(s, key)"); err != nil {
+		return nil, err
+	}
+	key := p.tok
+	var name string
+	switch {
+	case key.kind == tokString:
+		name = key.text
+	case key.kind == tokNumber:
+		k, err := strconv.ParseInt(key.text, 10, 64)
+		if err != nil || k < 1 {
+			return nil, p.errAt(key.start, nil, "struct_extract's position %s is not an integer from 1", key.text)
+		}
+		name = "v" + strconv.FormatInt(k, 10)
+	default:
+		return nil, p.errAt(key.start, nil, "struct_extract takes a field name (a string literal) or a position (an integer literal), as in DuckDB")
+	}
+	p.next()
+	if !p.tok.is(")") {
+		return nil, p.unclosed(open, ")", "struct_extract(")
+	}
+	p.next()
+	return expr.GetItem(s, name), nil
 }
 
 // conditional reads DuckDB's if(c, a, b), which is CASE WHEN c THEN a ELSE
