@@ -17,6 +17,9 @@ package bench
 func init() {
 	familyGens[gBool] = append(familyGens[gBool], floatTestGen)
 	familyGens[gF64] = append(familyGens[gF64], func(g *gen, d int) *gnode {
+		if g.pick(4) == 0 {
+			return powerOpGen(g, d)
+		}
 		return mcall(gF64, []string{"radians", "degrees", "even"}[g.pick(3)], "", g.expr(gF64, d))
 	})
 	familyGens[gI64] = append(familyGens[gI64], func(g *gen, d int) *gnode {
@@ -65,4 +68,23 @@ func factorialGen(g *gen, d int) *gnode {
 	k := &gnode{t: t, kind: "lit", text: "CAST(21 AS " + t.sqlName() + ")"}
 	n := mcall(gI64, "factorial", "", &gnode{t: t, kind: "op", text: "%", kids: []*gnode{g.expr(t, d), k}})
 	return &gnode{t: gI64, kind: "cast", kids: []*gnode{n}}
+}
+
+// powerOpGen is x ** y or x ^ y (power(x, y)) beside * and a minus sign, on
+// a base of at most 1000 and a small exponent, rounded to 6 places as
+// mathFloat rounds power (the C library's pow may differ in the last bit):
+// round(-b ** e * c, 6) checks the precedence both dialects give them.
+func powerOpGen(g *gen, d int) *gnode {
+	base := mcall(gF64, "least", "", mcall(gF64, "abs", "", g.expr(gF64, d)), &gnode{t: gF64, kind: "lit", text: "CAST(1000 AS DOUBLE)"})
+	if g.pick(2) == 0 {
+		base = &gnode{t: gF64, kind: "unary", text: "-", kids: []*gnode{base}}
+	}
+	e := &gnode{t: gF64, kind: "lit", text: "CAST(" + []string{"2", "1", "0.5", "0", "-1", "3"}[g.pick(6)] + " AS DOUBLE)"}
+	// no parentheses around the power: the precedence is what is tested
+	pow := &gnode{t: gF64, kind: "bare", text: []string{"**", "^"}[g.pick(2)], kids: []*gnode{base, e}}
+	x := pow
+	if g.pick(2) == 0 {
+		x = &gnode{t: gF64, kind: "op", text: "*", kids: []*gnode{pow, g.lit(gF64)}}
+	}
+	return mcall(gF64, "round", "", x, &gnode{t: gI32, kind: "lit", text: "6"})
 }

@@ -307,7 +307,7 @@ const textCastBugsOpen = false
 // dialects.
 type gnode struct {
 	t    gtype
-	kind string // col, lit, call, op, unary, cmp, between, in, like, isnull, distinct, case, cast, trycast, castto, coalesce, and, or, not
+	kind string // col, lit, call, op, bare, unary, cmp, between, in, like, isnull, distinct, case, cast, trycast, castto, coalesce, and, or, not
 	text string // column name, literal text (both dialects), function name or operator
 	duck string // the literal, operator or function name in DuckDB's dialect when it differs
 	kids []*gnode
@@ -345,6 +345,10 @@ func (n *gnode) render(duck bool) string {
 		return "(" + r(0) + " " + op + " " + r(1) + ")"
 	case "unary":
 		return "(" + n.text + r(0) + ")"
+	case "bare":
+		// a binary operator without parentheses, whose precedence both
+		// dialects must read alike
+		return r(0) + " " + n.text + " " + r(1)
 	case "cmp":
 		return "(" + r(0) + " " + n.text + " " + r(1) + ")"
 	case "distinct":
