@@ -54,7 +54,7 @@ func (t typeError) Unwrap() []error {
 // frame that defines it. A higher-order function pushes a frame with its
 // lambda's parameter types before binding the body, so the body may use
 // those parameters, outer variables and root fields. Every $ of the tree is
-// one shared node.
+// one shared node, and so is every $.field.
 func Bind(e Expr, scope Scope) (*Bound, error) {
 	_, b, err := BindWith(e, scope, nil)
 	return b, err
@@ -117,8 +117,17 @@ type binder struct {
 	// root is the last $ made: every $ of the scope's root dtype is this
 	// one node (trees are immutable and share subtrees), which saves an
 	// allocation per $ and lets a comparison of two subtrees that read $
-	// stop at the same pointer.
+	// stop at the same pointer. cols are the fields of $ read so far, one
+	// node each for the same reason: a column is usually read more than
+	// once (a = 1 OR a = 2 OR …).
 	root *Bound
+	cols map[colKey]*Bound
+}
+
+// colKey is a field of a $ node.
+type colKey struct {
+	root  *Bound
+	field string
 }
 
 func (b *binder) push(seg string) { b.path = append(b.path, seg) }
@@ -308,12 +317,26 @@ func (b *binder) finish(c *Call, args []Arg) (Arg, error) {
 		bound[i] = a.Bound
 		same = same && a.Expr == c.Args[i]
 	}
-	nb, err := NewCall(c.Fn, bound...)
-	if err != nil {
-		if errors.Is(err, ErrTooDeep) {
-			return Arg{}, b.fail(c, err)
+	var key colKey
+	var nb *Bound
+	if g, ok := c.Fn.(fn.GetItemFn); ok && len(bound) == 1 && bound[0] != nil && bound[0] == b.root {
+		key = colKey{b.root, g.Field}
+		nb = b.cols[key]
+	}
+	if nb == nil {
+		var err error
+		if nb, err = NewCall(c.Fn, bound...); err != nil {
+			if errors.Is(err, ErrTooDeep) {
+				return Arg{}, b.fail(c, err)
+			}
+			return Arg{}, b.typeFail(c, args, err)
 		}
-		return Arg{}, b.typeFail(c, args, err)
+		if key.root != nil {
+			if b.cols == nil {
+				b.cols = map[colKey]*Bound{}
+			}
+			b.cols[key] = nb
+		}
 	}
 	if same {
 		return Arg{c, nb}, nil

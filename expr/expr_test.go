@@ -134,33 +134,52 @@ func TestBindDeepChain(t *testing.T) {
 	}
 }
 
-func TestBindSharesRoot(t *testing.T) {
-	// Every $ of a bound tree is one node, lambda bodies included.
+func TestBindSharesColumns(t *testing.T) {
+	// Every $ of a bound tree is one node, and so is every $.field, lambda
+	// bodies included.
 	scope := expr.ScopeOf(mustType(t, "struct<a: i32?, xs: list<i32>>"))
-	for _, e := range []expr.Expr{
-		expr.Add(expr.Col("a"), expr.Col("a")),
-		expr.Add(expr.Col("a"), expr.Add(expr.Col("a"), expr.Lit(int32(1)))),
-		expr.Apply(fn.ListTransform, expr.Col("xs"), expr.Fn([]string{"x"}, expr.Add(expr.V("x"), expr.Col("a")))),
+	for _, tc := range []struct {
+		e           expr.Expr
+		roots, cols int // occurrences of $ and of $.a
+	}{
+		{expr.Add(expr.Col("a"), expr.Col("a")), 2, 2},
+		{expr.Add(expr.Col("a"), expr.Add(expr.Col("a"), expr.Lit(int32(1)))), 2, 2},
+		{expr.Apply(fn.ListTransform, expr.Col("xs"), expr.Fn([]string{"x"}, expr.Add(expr.V("x"), expr.Col("a")))), 2, 1},
+		{expr.Add(expr.GetItem(expr.Col("a"), "a"), expr.Col("a")), 0, 0}, // a type error: a is no struct
 	} {
-		b, err := expr.Bind(e, scope)
+		b, err := expr.Bind(tc.e, scope)
+		if tc.roots == 0 {
+			if err == nil {
+				t.Errorf("%s: bound", expr.Format(tc.e))
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		var roots []*expr.Bound
+		var roots, cols []*expr.Bound
 		stack := []*expr.Bound{b}
 		for len(stack) > 0 {
 			n := stack[len(stack)-1]
 			stack = append(stack[:len(stack)-1], n.Args()...)
-			if n.Kind() == expr.KindRoot {
+			switch {
+			case n.Kind() == expr.KindRoot:
 				roots = append(roots, n)
+			case n.IsCall(fn.IDGetItem) && n.Fn().Equal(fn.GetItem("a")):
+				cols = append(cols, n)
 			}
 		}
-		if len(roots) < 2 {
-			t.Fatalf("%s: %d $ nodes", expr.Format(e), len(roots))
+		if len(roots) != tc.roots || len(cols) != tc.cols {
+			t.Fatalf("%s: %d $ and %d $.a, want %d and %d", expr.Format(tc.e), len(roots), len(cols), tc.roots, tc.cols)
 		}
 		for _, r := range roots[1:] {
 			if r != roots[0] {
-				t.Errorf("%s: two $ nodes", expr.Format(e))
+				t.Errorf("%s: two $ nodes", expr.Format(tc.e))
+			}
+		}
+		for _, c := range cols[1:] {
+			if c != cols[0] {
+				t.Errorf("%s: two $.a nodes", expr.Format(tc.e))
 			}
 		}
 	}
