@@ -234,8 +234,11 @@ func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
 func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 	for {
 		r.visits++
-		if len(n.Args()) > 0 {
-			if n.Kind() != expr.KindLambda && r.ready(n.Args(), kLo, kHi) {
+		if args := n.Args(); len(args) > 0 {
+			// The first child decides most nodes without the call: a
+			// chain's link, whose first child is the rest of the chain,
+			// is not ready.
+			if n.Kind() != expr.KindLambda && (kHi > kLo || (args[0] != nil && len(args[0].Args()) == 0)) && r.ready(args, kLo, kHi) {
 				// What the frame would do when it pops: drop the range
 				// unless an enclosing frame's children share it.
 				if len(r.ranges) == 0 || r.ranges[len(r.ranges)-1].hi <= kLo {
