@@ -152,8 +152,13 @@ func isCall(n *expr.Bound, ids ...string) bool {
 }
 
 // sameTree reports whether a and b are the same tree with the same dtypes:
-// a.Equal(b), by the name the rules use.
-func sameTree(a, b *expr.Bound) bool { return a.Equal(b) }
+// a.Equal(b), by the name the rules use. The same node, or trees of
+// different sizes (an OR chain and its last operand, which binary/or_self
+// compares at every link), are told apart inline, without the call. The
+// engine never hands a rule a nil node (a tree with one is an error).
+func sameTree(a, b *expr.Bound) bool {
+	return a == b || (a.Size() == b.Size() && a.Equal(b))
+}
 
 // hasFloat reports whether values of t contain floating-point numbers, at
 // any level of nesting.
