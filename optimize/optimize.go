@@ -103,15 +103,18 @@ func newDispatchTable(lists map[string]ruleLists) dispatchTable {
 
 func (t *dispatchTable) lookup(id string) *ruleLists {
 	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
-		// A node's id is usually the very string the rule's function
-		// gave (fn.IDOr): the same bytes at the same address, which
-		// answers without comparing them.
-		s := &t.slots[i]
-		if len(s.id) == len(id) && (unsafe.StringData(s.id) == unsafe.StringData(id) || s.id == id) {
+		if s := &t.slots[i]; sameID(s.id, id) {
 			return &s.lists
 		}
 	}
 	return nil
+}
+
+// sameID is a == b for function ids, which are usually the very string a
+// function gives (fn.IDOr): the same bytes at the same address answer
+// without comparing them.
+func sameID(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 type ruleCounters struct {
@@ -345,14 +348,15 @@ func (o *Optimizer) rulesFor(n, parent *expr.Bound) []entry {
 	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
 		return o.anyRules
 	}
-	l := o.dispatch.lookup(n.FnID())
+	id := n.FnID()
+	l := o.dispatch.lookup(id)
 	if l == nil {
 		l = &o.callRules
 	}
 	// The parent and the arguments are looked at only when some rule of
 	// the lists sets the property they decide.
 	link, noConst := 0, 0
-	if l.chainTop && parent != nil && parent.IsCall(n.FnID()) {
+	if l.chainTop && parent != nil && parent.Kind() == expr.KindCall && sameID(parent.FnID(), id) {
 		link = 1
 	}
 	if l.constArg && !hasConstArg(n.Args()) {
