@@ -146,6 +146,11 @@ func listCountGen(g *gen, d int) *gnode {
 	if g.pick(3) == 0 {
 		xs = lcall(t, "list_distinct", xs)
 	}
+	if g.pick(4) == 0 {
+		// list_unique is UBIGINT in DuckDB (u64 here): cast to BIGINT in both
+		n := lcall(gI64, []string{"list_unique", "array_unique"}[g.pick(2)], xs)
+		return &gnode{t: gI64, kind: "cast", kids: []*gnode{n}}
+	}
 	return lcall(gI64, []string{"list_count", "len", "array_length"}[g.pick(3)], xs)
 }
 

@@ -470,6 +470,8 @@ var listMoreExprs = []string{
 	"list_sort(xs)", "list_sort(fx, 'DESC')", "list_sort(list_value(s, s2, s), 'ASC', 'NULLS FIRST')", "list_reverse_sort(list_value(f64, f64, d))",
 	"list_sort(list_value(xs, xs, CAST(fx AS list<i32?>)))", "list_max(list_value(st, st))", "list_reverse_sort(list_value(fx, fx))",
 	"list_reverse(xs)", "list_reverse(fx)", "list_distinct(xs)", "list_distinct(list_value(f64, f64, f32))",
+	"list_unique(xs)", "array_unique(fx)", "list_unique(list_value(f64, f64, f32))", "list_unique(list_value(xs, xs, CAST(fx AS list<i32?>)))",
+	"{t: typeof(st), u: typeof(xs), v: typeof(d2)}",
 	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))", "list_position(list_value(f32, f32, f64), f64)",
 	"list_has_any(list_value(f64, f32), list_value(f64))",
 	"list_concat(xs, CAST(fx AS list<i32?>))", "list_concat(xs, CASE WHEN b THEN xs END, xs)", "xs || list_value(i32)",

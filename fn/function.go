@@ -49,6 +49,7 @@
 //	boolean      AND (and), OR (or), NOT (not)
 //	null         IS NULL (is_null), IS NOT NULL (is_not_null), coalesce (ifnull),
 //	             fill_null, error
+//	types        typeof (colexpr's type names, typeof.go)
 //	math         round, trunc, floor, ceil (ceiling), even, sqrt, cbrt, exp, ln,
 //	             log, log10, log2, power (pow), sign, pi, sin, cos, tan, asin,
 //	             acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh,
@@ -76,7 +77,8 @@
 //	             list_min, list_max, list_count, list_aggregate (list_aggr,
 //	             aggregate, array_aggregate, array_aggr), list_sort (array_sort),
 //	             list_reverse_sort (array_reverse_sort), list_reverse
-//	             (array_reverse), list_distinct (array_distinct)
+//	             (array_reverse), list_distinct (array_distinct), list_unique
+//	             (array_unique)
 //	lambdas      list_transform (list_apply, array_transform), list_filter
 //	             (array_filter), list_reduce (array_reduce), list_any
 //	             (list_bool_or), list_all (list_bool_and)

@@ -449,3 +449,15 @@ func BenchmarkListMore(b *testing.B) {
 		})
 	}
 }
+
+func TestListUnique(t *testing.T) {
+	u64N := dtype.Primitive(dtype.U64, true)
+	runCases(t, []kernelCase{
+		{name: "ints", args: []in{col(dtype.List(i64N, true), `[[1, 1, 2, null], [], null, [null], [3]]`)}, ret: u64N, want: `[2, 0, null, 0, 1]`},
+		{name: "floats", args: []in{col(dtype.List(dtype.Primitive(dtype.F64, true), true), `[[1, -0, 0, "NaN", "NaN"]]`)}, ret: u64N, want: `[3]`},
+		{name: "strings", args: []in{col(dtype.List(strN, true), `[["a", "b", "a", null]]`)}, ret: u64N, want: `[2]`},
+		{name: "nested", args: []in{col(dtype.List(dtype.List(i64N, true), true), `[[[1], [1], [2], null, [null], [null]]]`)}, ret: u64N, want: `[3]`},
+	}, func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return ListUnique(mem, a[0], ret)
+	})
+}
