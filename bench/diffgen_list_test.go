@@ -22,7 +22,7 @@ func init() {
 	for _, t := range []gtype{gF64, gDec, gDate, gStr, gBool, gU64} {
 		familyGens[t] = append(familyGens[t], listElementGen(t), listExtremeGen(t))
 	}
-	familyGens[gStr] = append(familyGens[gStr], stringSliceGen, stringElementGen, listReduceGen(gStr))
+	familyGens[gStr] = append(familyGens[gStr], stringSliceGen, stringElementGen, listReduceGen(gStr), listStringGen)
 	familyGens[gI64] = append(familyGens[gI64], listSumGen, listCountGen, listPositionGen)
 	familyGens[gF64] = append(familyGens[gF64], listAvgGen)
 	familyGens[gDec] = append(familyGens[gDec], func(g *gen, d int) *gnode {
@@ -185,4 +185,18 @@ func stringSliceGen(g *gen, d int) *gnode {
 // stringElementGen is s[i] on a string.
 func stringElementGen(g *gen, d int) *gnode {
 	return lcall(gStr, "list_element", g.expr(gStr, d), intLit(g.pick(9)-4))
+}
+
+// listStringGen is array_to_string(xs, sep) or list_string_agg(xs) of a
+// list whose elements both engines write alike as text (no doubles), sep a
+// literal (DuckDB wants a constant; knownDifferences), NULL among them
+// (',' in both).
+func listStringGen(g *gen, d int) *gnode {
+	t := []gtype{gI32, gI64, gStr, gDate, gBool, gDec}[g.pick(6)]
+	xs := g.list(t, d)
+	if g.pick(4) == 0 {
+		return lcall(gStr, "list_string_agg", xs)
+	}
+	sep := &gnode{t: gStr, kind: "lit", text: []string{"','", "''", "' | '", "CAST(NULL AS VARCHAR)", "'-'"}[g.pick(5)]}
+	return lcall(gStr, "array_to_string", xs, sep)
 }

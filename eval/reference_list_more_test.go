@@ -472,6 +472,7 @@ var listMoreExprs = []string{
 	"list_reverse(xs)", "list_reverse(fx)", "list_distinct(xs)", "list_distinct(list_value(f64, f64, f32))",
 	"list_unique(xs)", "array_unique(fx)", "list_unique(list_value(f64, f64, f32))", "list_unique(list_value(xs, xs, CAST(fx AS list<i32?>)))",
 	"{t: typeof(st), u: typeof(xs), v: typeof(d2)}",
+	"array_to_string(xs, s)", "list_string_agg(fx)", "array_to_string(list_value(f64, f32, d), '|')", "list_string_agg(list_value(s, s2, s))", "array_to_string(CASE WHEN b THEN xs END, NULL)",
 	"list_has_any(xs, CAST(fx AS list<i32?>))", "list_has_all(xs, list_value(i32, 1))", "list_position(xs, i32)", "list_position(fx, CAST(NULL AS i16))", "list_position(list_value(f32, f32, f64), f64)",
 	"list_has_any(list_value(f64, f32), list_value(f64))",
 	"list_concat(xs, CAST(fx AS list<i32?>))", "list_concat(xs, CASE WHEN b THEN xs END, xs)", "xs || list_value(i32)",

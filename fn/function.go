@@ -78,7 +78,7 @@
 //	             aggregate, array_aggregate, array_aggr), list_sort (array_sort),
 //	             list_reverse_sort (array_reverse_sort), list_reverse
 //	             (array_reverse), list_distinct (array_distinct), list_unique
-//	             (array_unique)
+//	             (array_unique), array_to_string, list_string_agg
 //	lambdas      list_transform (list_apply, array_transform), list_filter
 //	             (array_filter), list_reduce (array_reduce), list_any
 //	             (list_bool_or), list_all (list_bool_and)

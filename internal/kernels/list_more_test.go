@@ -461,3 +461,35 @@ func TestListUnique(t *testing.T) {
 		return ListUnique(mem, a[0], ret)
 	})
 }
+
+// TestListToString: the expected values are DuckDB's (bench/cmd/duckquery).
+func TestListToString(t *testing.T) {
+	ints := dtype.List(i64N, true)
+	call := func(agg bool) func(memory.Allocator, []datum.Datum, dtype.DType) (datum.Datum, error) {
+		return func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+			var sep *datum.Datum
+			if len(a) == 2 {
+				sep = &a[1]
+			}
+			return ListToString(mem, a[0], sep, a[0].DType().Elem(), agg, ret)
+		}
+	}
+	runCases(t, []kernelCase{
+		{name: "join", args: []in{col(ints, `[[1, 2, null, 3], [], [null], null, [7]]`), s("-")}, ret: strN, want: `["1-2-3", "", null, null, "7"]`},
+		{name: "separator per row", args: []in{col(ints, `[[1, 2], [3, 4], [5, 6]]`), col(strN, `["", null, "|"]`)}, ret: strN, want: `["12", "3,4", "5|6"]`},
+		{name: "doubles", args: []in{col(dtype.List(dtype.Primitive(dtype.F64, true), true), `[[1.5, 2]]`), s(",")}, ret: strN, want: `["1.5,2.0"]`},
+		{name: "scalar list, column separator", args: []in{lit(scalarList(t)), col(strN, `[";", "--"]`)}, ret: strN, want: `["1;2", "1--2"]`},
+	}, call(false))
+	runCases(t, []kernelCase{
+		{name: "agg", args: []in{col(dtype.List(strN, true), `[["a", null, "b"], [], [null, null], null]`)}, ret: strN, want: `["a,b", null, null, null]`},
+	}, call(true))
+}
+
+func scalarList(t *testing.T) scalar.Scalar {
+	t.Helper()
+	s, err := scalar.New(dtype.List(i64N, false), []scalar.Scalar{scalar.Int64(1), scalar.Int64(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
