@@ -10,7 +10,7 @@ import (
 // them: the non-null elements of a list as text (cast to utf8: 2.0 for a
 // double, as DuckDB prints it), joined with sep (',' for list_string_agg,
 // and for a null sep, as in DuckDB). A null list, or one whose elements are
-// all null, gives null; an empty list gives ” from array_to_string and
+// all null, gives null; an empty list gives the empty string from array_to_string and
 // null from list_string_agg (DuckDB's aggregate of no rows). Elements
 // that do not cast to utf8 (lists, structs) are refused.
 var (

@@ -13,7 +13,7 @@ import (
 // list_string_agg(xs), as DuckDB computes them: the non-null elements of
 // each list as text (Cast to utf8, so 2.0 for a double), joined with sep
 // (',' when sep is null or absent). A list whose elements are all null is
-// null, and so is a null list; an empty list is ” for array_to_string
+// null, and so is a null list; an empty list is the empty string for array_to_string
 // and null for list_string_agg (emptyNull). elem is xs's element type.
 func ListToString(mem memory.Allocator, xs datum.Datum, sep *datum.Datum, elem dtype.DType, emptyNull bool, ret dtype.DType) (datum.Datum, error) {
 	n := xs.Len()
