@@ -227,6 +227,13 @@ var knownDifferences = []diffCase{
 // its description).
 var regressions = []diffCase{
 	{
+		name:    "text beyond the doubles cast to DOUBLE",
+		colexpr: "TRY_CAST(concat('1e3', '127') AS DOUBLE)",
+		why:     "DuckDB reads a number beyond the largest double as +Inf ('1e400' too); colexpr's cast raises out of range (TRY_CAST gives null).",
+		open: "colexpr's text → f64 cast rejects an overflowing number where DuckDB gives ±Inf (found by the differential, seed 2, " +
+			"TRY_CAST(concat_ws(s1, s2, s1, '127') AS DOUBLE) with s2 = '1e3'; not fixed here: the casts are another engineer's)",
+	},
+	{
 		name:    "error in a branch never taken",
 		colexpr: "CASE WHEN 1 > 2 THEN error('boom') ELSE 'fine' END",
 		why:     "error(msg) raises only where it is evaluated.",
