@@ -43,7 +43,9 @@ import (
 //     or an exponent (1.5, 1e3), rounded as a decimal is, where an unsigned
 //     type accepts a minus sign only in -0 (so '-0.01' fails, though it
 //     rounds to 0); floats from a decimal number or NaN, Inf, Infinity
-//     (any case, with a sign); dates, times and timestamps as the package
+//     (any case, with a sign), a number beyond f32 or f64 reading as ±Inf
+//     and one below its smallest as 0, as DuckDB reads them (f16, which
+//     DuckDB lacks, refuses one beyond its range); dates, times and timestamps as the package
 //     doc describes (Dates and times as text, Time zones); intervals as
 //     DuckDB reads them ('3 days', '1 year 2 months 04:05:06', '-1.5
 //     hours', '2 weeks ago'; see Intervals in the package doc); binary takes
@@ -543,15 +545,22 @@ func parseFloatText(s string, p dtype.PType) (float64, *castFail) {
 	var err error
 	switch p {
 	case dtype.F16:
+		// DuckDB has no f16: beyond its range is an error, as a number's
+		// cast to it is.
 		h, _ := f16FromText(s)
-		v = f16ToFloat64(h)
+		if v = f16ToFloat64(h); math.IsInf(v, 0) {
+			return 0, outOfRange()
+		}
 	case dtype.F32:
 		v, err = strconv.ParseFloat(s, 32)
 	default:
 		v, err = strconv.ParseFloat(s, 64)
 	}
-	if err != nil || math.IsInf(v, 0) {
-		return 0, outOfRange()
+	// A number beyond the type's range reads as ±Inf (and one below its
+	// smallest as 0), as DuckDB casts it: strconv gives exactly those
+	// with ErrRange.
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fail("not a number")
 	}
 	return v, nil
 }
