@@ -141,7 +141,12 @@ func FuzzScan(f *testing.F) {
 			if err := rr.Err(); err != nil && strings.Contains(err.Error(), "internal error") {
 				t.Errorf("a panic in the scan: %v", err)
 			} else if err != nil && (strings.Contains(err.Error(), "arrow/ipc: error reading record batch") ||
-				strings.Contains(err.Error(), "arrow/ipc: unknown error while reading")) {
+				strings.Contains(err.Error(), "arrow/ipc: unknown error while reading") ||
+				// arrow-go's IPC file reader panics on a message whose
+				// body offsets lie outside it (testdata d6002d63a991418e:
+				// slice bounds out of range); the scan recovers, but the
+				// message's buffers, allocated before the panic, are lost.
+				strings.HasSuffix(path, ".arrow") && strings.Contains(err.Error(), "reading failed, the file may be corrupt: runtime error")) {
 				upstreamLeak = true
 			}
 			rr.Release()
