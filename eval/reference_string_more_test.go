@@ -10,13 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
-	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
-	"github.com/colexpr/colexpr/parse"
 	"github.com/colexpr/colexpr/scalar"
 )
 
@@ -662,23 +658,7 @@ func TestStringMoreReference(t *testing.T) {
 	for _, c := range stringMoreCases {
 		for _, mode := range []diffMode{{}, {scalarRoot: true}, {vars: []string{"s", "i32"}}} {
 			t.Run(c.expr+"/"+mode.String(), func(t *testing.T) {
-				mem := checkedMem(t)
-				e, err := parse.Parse(c.expr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := expr.Bind(e, expr.ScopeOf(root))
-				if err != nil {
-					t.Fatal(err)
-				}
-				input, _, err := array.FromJSON(mem, dtype.ToArrow(root), strings.NewReader(c.data))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer input.Release()
-				if res := checkDifferentialMode(mem, b, input, mode); res.mismatch != "" {
-					t.Errorf("%s\nexpr: %s\ndata: %s", res.mismatch, c.expr, res.data)
-				}
+				checkReferenceCase(t, root, c.expr, c.data, mode)
 			})
 		}
 	}

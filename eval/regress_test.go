@@ -84,23 +84,31 @@ func TestRegressions(t *testing.T) {
 	root := mustType(t, diffSchema)
 	for _, c := range regressions {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			mem := checkedMem(t)
-			e, err := parse.Parse(c.expr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := expr.Bind(e, expr.ScopeOf(root))
-			if err != nil {
-				t.Fatal(err)
-			}
-			input, _, err := array.FromJSON(mem, dtype.ToArrow(root), strings.NewReader(c.data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer input.Release()
-			if res := checkDifferentialMode(mem, b, input, c.mode); res.mismatch != "" {
-				t.Errorf("%s\nexpr: %s\ndata: %s", res.mismatch, c.expr, res.data)
-			}
+			checkReferenceCase(t, root, c.expr, c.data, c.mode)
 		})
+	}
+}
+
+// checkReferenceCase binds text over root, reads data (JSON rows of root)
+// and checks the vectorized result against the row-by-row reference,
+// with the input handed over as mode says.
+func checkReferenceCase(t *testing.T, root dtype.DType, text, data string, mode diffMode) {
+	t.Helper()
+	mem := checkedMem(t)
+	e, err := parse.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := expr.Bind(e, expr.ScopeOf(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	input, _, err := array.FromJSON(mem, dtype.ToArrow(root), strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer input.Release()
+	if res := checkDifferentialMode(mem, b, input, mode); res.mismatch != "" {
+		t.Errorf("%s\nexpr: %s\ndata: %s", res.mismatch, text, res.data)
 	}
 }
