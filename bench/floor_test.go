@@ -56,18 +56,22 @@ func TestArrayBytes(t *testing.T) {
 
 // TestTargetsReport checks the targets table on made-up results: a kernel
 // workload within and one beyond 1.5× its floor, ratios to a peer met and
-// missed, and an absolute time.
+// missed, an absolute time, and targets against row-by-row engines, one
+// standing and one giving way to the floor.
 func TestTargetsReport(t *testing.T) {
 	res := func(engine string, d time.Duration) *Result {
 		return &Result{Engine: engine, Samples: []Sample{{PerOp: d}}}
 	}
-	add := &Workload{Name: NameAdd, Kind: FixedWidth, Impls: []Impl{{Engine: Colexpr}, {Engine: ArrowCompute}}}
-	cmp := &Workload{Name: NameCompare, Kind: FixedWidth, Impls: []Impl{{Engine: Colexpr}, {Engine: ArrowCompute}}}
+	add := &Workload{Name: NameAdd, Kind: FixedWidth, Impls: []Impl{{Engine: Colexpr}, {Engine: ArrowCompute}}, Floor: &Impl{Engine: Floor}}
+	cmp := &Workload{Name: NameCompare, Kind: FixedWidth, Impls: []Impl{{Engine: Colexpr}, {Engine: ArrowCompute}}, Floor: &Impl{Engine: Floor}}
 	opt := &Workload{Name: NameOrChain, Kind: Optimizer, Impls: []Impl{{Engine: Colexpr}, {Engine: CelGo}}}
+	like := &Workload{Name: NameLike, Kind: Scan, Impls: []Impl{{Engine: Colexpr}, {Engine: CelGo}, {Engine: ExprLang}}, Floor: &Impl{Engine: Floor}}
 	rs := []*WorkloadResult{
 		{Workload: add, Results: []*Result{res(Colexpr, 14*time.Microsecond), res(ArrowCompute, 300*time.Microsecond)}, Floor: res(Floor, 10*time.Microsecond)},
 		{Workload: cmp, Results: []*Result{res(Colexpr, 500*time.Microsecond), res(ArrowCompute, 450*time.Microsecond)}, Floor: res(Floor, 300*time.Microsecond)},
 		{Workload: opt, Results: []*Result{res(Colexpr, 19*time.Microsecond), res(CelGo, 5*time.Millisecond)}},
+		{Workload: like, Results: []*Result{res(Colexpr, 2500*time.Microsecond), res(CelGo, 150*time.Millisecond), res(ExprLang, 60*time.Millisecond)},
+			Floor: res(Floor, 2*time.Millisecond)},
 	}
 	var b bytes.Buffer
 	WriteTargets(&b, rs)
@@ -78,7 +82,10 @@ func TestTargetsReport(t *testing.T) {
 		"| i64 < scalar | colexpr ÷ floor ≤ 1.50× | 1.67× | **no** |",
 		"| i64 < scalar | arrow-go compute ÷ colexpr ≥ 1.10× | 0.90× | **no** |",
 		"| optimize or-chain of 200 | colexpr ≤ 20 µs | 19 µs | yes |",
-		"3 of 5 targets met.",
+		"| l_comment LIKE 'fur%' | colexpr ÷ floor ≤ 1.50× | 1.25× | yes |",
+		"| l_comment LIKE 'fur%' | cel-go ÷ colexpr ≥ 50.0× | 60.0× | yes |",
+		"| l_comment LIKE 'fur%' | expr-lang ÷ colexpr ≥ 50.0× | 24.0× | floor instead: expr-lang takes 30.0× its floor |",
+		"5 of 7 targets met.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no line %q in\n%s", want, got)

@@ -99,6 +99,22 @@ func (wr *WorkloadResult) Check(t Target) (got float64, ok, met bool) {
 	return got, true, c.Median() <= t.Time
 }
 
+// GivesWay reports whether t, an UnlessFloor target, gives way to the
+// floor target, and the peer's time ÷ the floor that decides it. The
+// report counts a target that gives way but is met anyway (colexpr reads
+// less than the floor does) as met.
+func (wr *WorkloadResult) GivesWay(t Target) (peerByFloor float64, yes bool) {
+	if !t.UnlessFloor || wr.Floor == nil {
+		return 0, false
+	}
+	i := wr.index(t.Peer)
+	if i < 0 {
+		return 0, false
+	}
+	peerByFloor = wr.FloorRatio(i)
+	return peerByFloor, peerByFloor > 0 && peerByFloor < t.Value
+}
+
 // Ratio is peer time / colexpr time for result i (0 when either is missing).
 func (wr *WorkloadResult) Ratio(i int) float64 {
 	c, p := wr.Results[0], wr.Results[i]

@@ -265,7 +265,7 @@ func (s *Suite) kleeneWorkload(name, op, arrowFn string) (*Workload, error) {
 }
 
 func (s *Suite) q6Workload() (*Workload, error) {
-	return workload(NameQ6, fmt.Sprintf("WHERE %s, then %s over the kept rows; the demo table, %d rows in batches of %d",
+	w, err := workload(NameQ6, fmt.Sprintf("WHERE %s, then %s over the kept rows; the demo table, %d rows in batches of %d",
 		Q6Pred, Q6Proj, s.Data.LineitemRows(), demo.DefaultBatchSize), Scan,
 		s.colexprQ6,
 		func() (Impl, error) { return s.arrowQ6(false) },
@@ -274,6 +274,39 @@ func (s *Suite) q6Workload() (*Workload, error) {
 		s.celQ6,
 		s.exprQ6,
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withQ6Floor(w)
+}
+
+// withQ6Floor gives the Q6 workload its floor: reading the four columns Q6
+// reads, and writing the projection of the kept rows.
+func (s *Suite) withQ6Floor(w *Workload) (*Workload, error) {
+	schema := s.tables.q6[0].Schema()
+	pred, err := colexpr.Compile(Q6Pred, schema)
+	if err != nil {
+		return nil, err
+	}
+	proj, err := colexpr.Compile(Q6Proj, schema)
+	if err != nil {
+		return nil, err
+	}
+	out := 0
+	for _, b := range s.tables.q6 {
+		kept, err := pred.Filter(s.Mem, b)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %s: floor: %w", w.Name, err)
+		}
+		res, err := proj.Eval(s.Mem, kept)
+		kept.Release()
+		if err != nil {
+			return nil, fmt.Errorf("bench: %s: floor: %w", w.Name, err)
+		}
+		out += sumBytes(arrayBytes(res))
+		res.Release()
+	}
+	return withFloorOf(w, s.tables.q6, out), nil
 }
 
 // colexprQ6 filters with the predicate, then evaluates the projection over
@@ -317,7 +350,7 @@ func (s *Suite) colexprQ6() (Impl, error) {
 }
 
 func (s *Suite) likeWorkload() (*Workload, error) {
-	return workload(NameLike, fmt.Sprintf("a prefix LIKE over the demo table's l_comment (%d rows, 10–43 characters)", s.Data.LineitemRows()), Scan,
+	w, err := workload(NameLike, fmt.Sprintf("a prefix LIKE over the demo table's l_comment (%d rows, 10–43 characters)", s.Data.LineitemRows()), Scan,
 		func() (Impl, error) { return s.colexprEval(likeSrc, s.tables.like) },
 		func() (Impl, error) { return s.arrowLike(false) },
 		func() (Impl, error) { return s.arrowLike(true) },
@@ -325,12 +358,16 @@ func (s *Suite) likeWorkload() (*Workload, error) {
 		s.celLike,
 		s.exprLike,
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, likeSrc, s.tables.like)
 }
 
 func (s *Suite) transformWorkload() (*Workload, error) {
 	d := s.Data
 	src := "list_transform(xs, x -> x * 2)"
-	return workload(NameTransform, fmt.Sprintf("%s over %d lists of 0–7 i64 (%d values), a tenth of the lists null, multiplication checked",
+	w, err := workload(NameTransform, fmt.Sprintf("%s over %d lists of 0–7 i64 (%d values), a tenth of the lists null, multiplication checked",
 		src, d.Xs.Len(), d.Xs.ListValues().Len()), Nested,
 		func() (Impl, error) { return s.colexprEval(src, s.tables.transform) },
 		func() (Impl, error) { return s.arrowTransform() },
@@ -338,4 +375,8 @@ func (s *Suite) transformWorkload() (*Workload, error) {
 		s.celTransform,
 		s.exprTransform,
 	)
+	if err != nil {
+		return nil, err
+	}
+	return s.withFloor(w, src, s.tables.transform)
 }

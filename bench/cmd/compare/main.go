@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"runtime/pprof"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -35,14 +36,15 @@ func main() {
 	minSample := flag.Duration("min-sample", 20*time.Millisecond, "a sample repeats the operation until it lasts this long")
 	only := flag.String("only", "", "run only the workloads whose name matches this regular expression")
 	out := flag.String("o", "", "also write the report to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measuring (every engine's samples) to this file")
 	flag.Parse()
-	if err := run(*reps, *minSample, *only, *out); err != nil {
+	if err := run(*reps, *minSample, *only, *out, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}
 }
 
-func run(reps int, minSample time.Duration, only, out string) error {
+func run(reps int, minSample time.Duration, only, out, cpuProfile string) error {
 	var re *regexp.Regexp
 	if only != "" {
 		var err error
@@ -69,7 +71,18 @@ func run(reps int, minSample time.Duration, only, out string) error {
 		}
 	}
 	fmt.Fprintln(os.Stderr, "measuring…")
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	rs := bench.Measure(ws, bench.Options{Reps: reps, MinSample: minSample, Progress: os.Stderr})
+	pprof.StopCPUProfile()
 	var buf bytes.Buffer
 	bench.WriteMarkdown(&buf, bench.ReadMachine(s.Duck, reps, minSample), rs)
 	os.Stdout.Write(buf.Bytes())
