@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -132,6 +133,9 @@ type flatList struct {
 	// dense: elems is exactly the child range the rows address (no null
 	// row addressed any element), so a fixed-size list keeps its layout.
 	dense bool
+	// shared: offs is the list array's own offsets (its rows' elements
+	// start at the child's first), so a rebuilt list may share them.
+	shared bool
 }
 
 // parents maps each element to its row.
@@ -152,7 +156,7 @@ func (f flatList) parents() []int32 {
 func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	d := xs.Data()
 	n, off := d.Len(), d.Offset()
-	fl := flatList{offs: make([]int32, n+1), size: -1, dense: true}
+	fl := flatList{size: -1, dense: true}
 	if len(d.Children()) != 1 {
 		return fl, fmt.Errorf("eval: a list function over an array of Arrow type %s", d.DataType())
 	}
@@ -180,6 +184,24 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	if start < 0 || end < start || end > child.Len() {
 		return fl, fmt.Errorf("eval: list array addresses elements %d to %d of a child of %d", start, end, child.Len())
 	}
+	if fl.size < 0 && offsetsIncrease(src[off:off+n+1]) &&
+		(valid.AllValid() || nullRowsEmpty(src[off:off+n+1], kernels.BufferBytes(d, 0), off)) {
+		// The common case, a list whose null rows address no element: its
+		// offsets, less the first, are the elements' offsets.
+		if start == 0 {
+			fl.offs, fl.shared = src[off:off+n+1], true
+		} else {
+			fl.offs = make([]int32, n+1)
+			for r := range n {
+				fl.offs[r+1] = src[off+r+1] - int32(start)
+			}
+		}
+		sd := array.NewSliceData(child, int64(start), int64(end))
+		defer sd.Release()
+		fl.elems = array.MakeFromData(sd)
+		return fl, nil
+	}
+	fl.offs = make([]int32, n+1)
 	switch allValid := valid.AllValid(); {
 	case allValid && fl.size >= 0: // the common cases, without a call per row
 		for r := range n {
@@ -234,6 +256,40 @@ func flatten(mem memory.Allocator, xs arrow.Array) (flatList, error) {
 	return fl, nil
 }
 
+// offsetsIncrease reports whether offs never decreases.
+func offsetsIncrease(offs []int32) bool {
+	var down int64 // the sign bit of any decrease, in 64 bits so no step overflows
+	for i := 1; i < len(offs); i++ {
+		down |= int64(offs[i]) - int64(offs[i-1])
+	}
+	return down >= 0
+}
+
+// nullRowsEmpty reports whether every null row of the list rows whose
+// offsets are offs (validity bit off+r of valid for row r) is empty,
+// skipping eight valid rows a byte.
+func nullRowsEmpty(offs []int32, valid []byte, off int) bool {
+	n := len(offs) - 1
+	for r := 0; r < n; {
+		i := off + r
+		if i&7 == 0 && r+8 <= n {
+			for nulls := ^valid[i>>3]; nulls != 0; nulls &= nulls - 1 {
+				k := r + bits.TrailingZeros8(nulls)
+				if offs[k+1] != offs[k] {
+					return false
+				}
+			}
+			r += 8
+			continue
+		}
+		if valid[i>>3]>>(i&7)&1 == 0 && offs[r+1] != offs[r] {
+			return false
+		}
+		r++
+	}
+	return true
+}
+
 // buildTransform rebuilds the lists with the body's values as elements.
 func (ev *evaluator) buildTransform(xs arrow.Array, fl flatList, res datum.Datum, t dtype.DType) (arrow.Array, error) {
 	want := dtype.ToArrow(t)
@@ -244,6 +300,16 @@ func (ev *evaluator) buildTransform(xs arrow.Array, fl flatList, res datum.Datum
 	}
 	defer values.Release()
 	n := xs.Len()
+	if fl.shared {
+		// The rows, their validity and their offsets are xs's: share them.
+		validity, nulls := kernels.ShareValidity(ev.mem, xs)
+		defer kernels.ReleaseBuffer(validity)
+		offs := memory.SliceBuffer(xs.Data().Buffers()[1], 4*xs.Data().Offset(), 4*(n+1))
+		defer offs.Release()
+		d := array.NewData(want, n, []*memory.Buffer{validity, offs}, []arrow.ArrayData{values.Data()}, nulls, 0)
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
 	validity, nulls := kernels.CopyValidity(ev.mem, xs.Data())
 	defer kernels.ReleaseBuffer(validity)
 	if fl.size >= 0 {
