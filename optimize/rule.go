@@ -82,6 +82,7 @@ func (c *Context) Mem() memory.Allocator { return c.r.o.mem }
 // the node is the top of the run or a lambda's body. (A rule that acts once
 // on a whole chain need not ask: Rule.ChainTop says so to the engine.)
 func (c *Context) Parent() fn.Function {
+	c.r.asked++
 	p := c.r.parent()
 	if p == nil || p.Kind() != expr.KindCall {
 		return nil
@@ -93,6 +94,7 @@ func (c *Context) Parent() fn.Function {
 // lambda around it (the optimizer knows their types from the bound lambda
 // nodes), else a variable of the scope given to OptimizeIn or ExplainIn.
 func (c *Context) Lookup(name string) (dtype.DType, bool) {
+	c.r.asked++
 	if len(c.r.scopes) == 0 {
 		return c.r.scope.Lookup(name)
 	}

@@ -3,6 +3,7 @@ package optimize
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/colexpr/colexpr/expr"
 )
@@ -66,6 +67,26 @@ type run struct {
 	// literals): such rules are the rules for every node. Without any, a
 	// leaf child is its own result.
 	leafRules bool
+	// seen holds nodes settled without a frame (their children needed no
+	// work) on which every rule returned nil without asking the Context
+	// about the node's surroundings: settled again at a position with the
+	// same rule list, such a node is its own result without calling the
+	// rules. A column read shared by many comparisons ($.x in x = 0 OR
+	// x = 1 OR …, one node since expr.Bind) is settled once per use.
+	seen [seenSize]seenEntry
+	// asked counts the rule calls whose answer may depend on more than
+	// the node: replacements handed to the hook, and questions to the
+	// Context about the parent or the scope.
+	asked int
+}
+
+// seenSize is the number of entries of run.seen, a power of two; a node
+// takes the entry its address picks.
+const seenSize = 8
+
+type seenEntry struct {
+	n    *expr.Bound
+	link bool // the node's parent called the node's function
 }
 
 // maxTracePath bounds the path entries a trace records (8 MiB of them):
@@ -109,6 +130,7 @@ func (r *run) reset() {
 	clear(r.results[:r.resultsHW])
 	clear(r.frames[:r.framesHW])
 	clear(r.known)
+	clear(r.seen[:])
 	clear(r.scratchA[:cap(r.scratchA)])
 	clear(r.scratchB[:cap(r.scratchB)])
 	for i := range r.scopes {
@@ -161,6 +183,9 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 					r.settle(c, f.used, rg.lo, rg.hi)
 				}
 			case len(c.Args()) == 0 && !r.leafRules:
+				r.results = append(r.results, c)
+			case r.isSeen(c, f.n):
+				r.visits++
 				r.results = append(r.results, c)
 			default:
 				r.settle(c, f.used, 0, 0)
@@ -238,7 +263,7 @@ func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 			// The first child decides most nodes without the call: a
 			// chain's link, whose first child is the rest of the chain,
 			// is not ready.
-			if n.Kind() != expr.KindLambda && (kHi > kLo || (args[0] != nil && len(args[0].Args()) == 0)) && r.ready(args, kLo, kHi) {
+			if n.Kind() != expr.KindLambda && args[0] != nil && (kHi > kLo || len(args[0].Args()) == 0 || r.isSeen(args[0], n)) && r.ready(n, kLo, kHi) {
 				// What the frame would do when it pops: drop the range
 				// unless an enclosing frame's children share it.
 				if len(r.ranges) == 0 || r.ranges[len(r.ranges)-1].hi <= kLo {
@@ -256,13 +281,45 @@ func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 				return
 			}
 		}
+		// A node seen is its own result. A node the rules leave alone
+		// is seen from now on, unless they asked about its position, or
+		// its children were known (optimized at the position of the node
+		// a rule replaced, not at this one).
+		e := r.seenEntry(n)
+		link := isLink(n, r.parent())
+		if e.n == n && e.link == link {
+			r.results = append(r.results, n)
+			return
+		}
+		asked := r.asked
 		out, lo, hi, ok := r.rewrite(n, used)
 		if !ok {
+			if r.asked == asked && kHi == kLo {
+				*e = seenEntry{n, link}
+			}
 			r.results = append(r.results, n)
 			return
 		}
 		n, used, kLo, kHi = out, used+1, lo, hi
 	}
+}
+
+// seenEntry is the entry of run.seen that n takes.
+func (r *run) seenEntry(n *expr.Bound) *seenEntry {
+	return &r.seen[uintptr(unsafe.Pointer(n))>>5&(seenSize-1)]
+}
+
+// isSeen reports whether n, a child of parent, is in run.seen: it and its
+// subtree are their own result there.
+func (r *run) isSeen(n, parent *expr.Bound) bool {
+	e := r.seenEntry(n)
+	return e.n == n && e.link == isLink(n, parent)
+}
+
+// isLink reports whether n is a call of the function its parent calls: a
+// link of a chain, where the rules for it leave out the ChainTop ones.
+func isLink(n, parent *expr.Bound) bool {
+	return parent != nil && n.Kind() == expr.KindCall && parent.Kind() == expr.KindCall && sameID(parent.FnID(), n.FnID())
 }
 
 // isKnown reports whether c is in a frame's range of known nodes. The
@@ -285,14 +342,16 @@ func (r *run) isKnown(c *expr.Bound, rg *frameRange) bool {
 	return false
 }
 
-// ready reports whether the children args of a node settled with the
-// range r.known[kLo:kHi] would all be their own results, with no rule
-// called and nothing walked: each is known (when there is a range) or a
-// leaf that no rule looks at (when there is none). The node then goes to
-// the rules without a frame, which is what its frame would come to.
-func (r *run) ready(args []*expr.Bound, kLo, kHi int32) bool {
+// ready reports whether the children of n, settled with the range
+// r.known[kLo:kHi], would all be their own results, with no rule called
+// and nothing walked: each is known (when there is a range), or a leaf that
+// no rule looks at, or seen (see run.seen). The node then goes to the
+// rules without a frame, which is what its frame would come to. The seen
+// children count as settled, as they would have been.
+func (r *run) ready(n *expr.Bound, kLo, kHi int32) bool {
 	rg := frameRange{kLo, kHi, kLo}
-	for _, c := range args {
+	seen := 0
+	for _, c := range n.Args() {
 		switch {
 		case c == nil:
 			return false
@@ -300,10 +359,14 @@ func (r *run) ready(args []*expr.Bound, kLo, kHi int32) bool {
 			if !r.isKnown(c, &rg) {
 				return false
 			}
-		case len(c.Args()) != 0 || r.leafRules:
+		case len(c.Args()) == 0 && !r.leafRules:
+		case r.isSeen(c, n):
+			seen++
+		default:
 			return false
 		}
 	}
+	r.visits += seen
 	return true
 }
 
@@ -371,6 +434,7 @@ func (r *run) forget(lo int32) {
 // counters. It reports whether the replacement is to be used, and whether
 // the node is to take no more rewrites (its budget is spent).
 func (r *run) hook(i int, before, after *expr.Bound, used int16) (use, stop bool) {
+	r.asked++
 	rule, stats := r.o.rules[i], &r.o.stats[i]
 	reason := ""
 	switch {
