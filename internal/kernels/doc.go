@@ -118,7 +118,20 @@
 //     set-bit positions of the 256 byte values and stores 8 lanes, moving
 //     on by the byte's popcount. Both store whole vectors, so below one
 //     set row in 16 the portable loop (one step per set bit) is faster and
-//     is used instead.
+//     is used instead;
+//   - filtering a fixed-width column by a bitmap (CompressData, which
+//     eval's Filter uses when more than a quarter of the rows are kept):
+//     AVX-512 packs 16 32-bit values, 8 64-bit ones or 4 128-bit ones (as
+//     pairs of 64-bit lanes, the bitmap's bits doubled by PDEP) a step
+//     with VPCOMPRESSD/Q and stores exactly the lanes kept under a BZHI
+//     mask, so it never writes past them; AVX2 permutes 8 32-bit values
+//     by selectRows' table of byte values (VPERMD), or 4 64-bit ones by a
+//     table of 16 nibbles, and stores whole vectors, so it stops a word
+//     before dst lacks a vector's room past the word's values. A word of
+//     ones is copied, a zero word skipped. 8-, 16- and 256-bit values, and
+//     128-bit ones on AVX2, have the portable loop only (avo has no
+//     VPCOMPRESSB/W, AVX-512 VBMI2). The validity bitmap (and bool values)
+//     are compressed a word at a time by a portable PEXT (compressBits).
 //
 // Each kernel does the whole blocks it can (64 rows for a comparison, four
 // vectors for arithmetic) and returns how far it got; the portable Go loop
@@ -129,7 +142,8 @@
 // golang.org/x/sys/cpu: AVX-512 (F, BW) where present, else AVX2, else
 // the portable loops, which are also what every other architecture and
 // the purego build tag get. A kernel that needs more than its set (the
-// AVX-512 Kleene kernels VPOPCNTDQ, 64-bit multiplication DQ and CD) is
+// AVX-512 Kleene kernels VPOPCNTDQ, 64-bit multiplication DQ and CD,
+// the compress kernels BMI2) is
 // replaced by the AVX2 one or the portable loop where that is missing.
 // The loops call the kernels through the active set's tables (one
 // indirect call per call, none per row), so callers do not change.

@@ -125,6 +125,18 @@ func selectFast(dst []int32, bm []byte, words int) (done, k int) {
 	return simdSelect(active, dst, bm, words)
 }
 
+// compressFast writes to dst the values of src whose bit is set in the
+// first words words of bm (from row 0) with the active SIMD kernel for
+// T's size, if there is one, and returns how many words it did and how
+// many values it wrote. It writes nothing past dst: it stops before a
+// word when dst has no room for what the kernel may store.
+func compressFast[T any](dst, src []T, bm []byte, words int) (done, k int) {
+	if active == nil || words == 0 {
+		return 0, 0
+	}
+	return simdCompress(active, dst, src, bm, words)
+}
+
 // elementGatherFast is list_element over the whole 16-row steps of up to
 // 64 rows of lists of 32-bit values with a column of indices (see
 // elementRun): it returns how many rows it did, their miss bits and the

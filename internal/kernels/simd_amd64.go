@@ -58,6 +58,11 @@ type simdSet struct {
 
 	// Bitmap → selection vector.
 	selectRows func(dst []int32, bm []byte, words int) (done, k int)
+	// Compress (filter by a bitmap) of 32-, 64- and 128-bit values (the
+	// last as pairs of uint64, k counting them; AVX-512 only).
+	compress32  func(dst, src []uint32, bm []byte, words int) (done, k int)
+	compress64  func(dst, src []uint64, bm []byte, words int) (done, k int)
+	compress128 func(dst, src []uint64, bm []byte, words int) (done, k int)
 	// list_element of 32-bit values by a column of indices (AVX-512 only).
 	elementGather32 func(out, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
 	cmpI8           *cmpKernels[int8]
@@ -85,6 +90,9 @@ type simdSet struct {
 var avx512Set = &simdSet{
 	name:            "avx512",
 	selectRows:      selectRowsAVX512,
+	compress32:      compress32AVX512,
+	compress64:      compress64AVX512,
+	compress128:     compress128AVX512,
 	elementGather32: elementGather32AVX512,
 	kleeneHalfAnd:   kleeneHalfAndAVX512,
 	kleeneHalfOr:    kleeneHalfOrAVX512,
@@ -119,6 +127,8 @@ var avx512Set = &simdSet{
 var avx2Set = &simdSet{
 	name:          "avx2",
 	selectRows:    selectRowsAVX2,
+	compress32:    compress32AVX2,
+	compress64:    compress64AVX2,
 	kleeneHalfAnd: kleeneHalfAndAVX2,
 	kleeneHalfOr:  kleeneHalfOrAVX2,
 	wordsAnd:      wordsAndAVX2,
@@ -158,6 +168,12 @@ var simdSets, active = func() ([]*simdSet, *simdSet) {
 			// The 64-bit multiplications use VPMULLQ and VPLZCNTQ.
 			arithI64AVX512.vv[OpMul], arithI64AVX512.vs[OpMul] = nil, nil
 			arithU64AVX512.vv[OpMul], arithU64AVX512.vs[OpMul] = nil, nil
+		}
+		if !cpu.X86.HasBMI2 {
+			// The AVX-512 compress kernels mask their stores with BZHI and
+			// double the 128-bit rows' bits with PDEP.
+			avx512Set.compress32, avx512Set.compress64 = compress32AVX2, compress64AVX2
+			avx512Set.compress128 = nil
 		}
 		if !cpu.X86.HasAVX512VPOPCNTDQ {
 			// The AVX-512 Kleene kernels count with VPOPCNTQ.
@@ -355,6 +371,38 @@ func simdSelect(set *simdSet, dst []int32, bm []byte, words int) (int, int) {
 		return 0, 0
 	}
 	return set.selectRows(dst, bm, words)
+}
+
+// simdCompress runs set's compress kernel for values of T's size, if it
+// has one (see compressFast).
+func simdCompress[T any](set *simdSet, dst, src []T, bm []byte, words int) (int, int) {
+	if len(bm) < 8*words || len(src) < 64*words {
+		return 0, 0
+	}
+	var zero T
+	switch unsafe.Sizeof(zero) {
+	case 4:
+		if set.compress32 != nil {
+			return set.compress32(reslice[uint32](dst), reslice[uint32](src), bm, words)
+		}
+	case 8:
+		if set.compress64 != nil {
+			return set.compress64(reslice[uint64](dst), reslice[uint64](src), bm, words)
+		}
+	case 16:
+		if set.compress128 != nil {
+			done, k := set.compress128(reslice[uint64](dst), reslice[uint64](src), bm, words)
+			return done, k / 2
+		}
+	}
+	return 0, 0
+}
+
+// reslice views s, a slice of T, as a slice of U whose size divides T's.
+func reslice[U, T any](s []T) []U {
+	var t T
+	var u U
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(t)/unsafe.Sizeof(u)))
 }
 
 // simdElementGather32 runs set's list_element kernel over the whole

@@ -251,3 +251,71 @@ func FuzzSIMDSelect(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSIMDCompress checks compressValues under each set and the portable
+// loop against the bit-by-bit reference on a bitmap and values of the
+// fuzzer's bytes: width picks the values' size (1, 2, 4, 8 or 16 bytes),
+// skip drops that many values from the front (so that every alignment is
+// met), and the rows are as many as both have. The values' bytes, read as
+// a bitmap from bit skip, check compressBits too.
+//
+//	go test -run '^$' -fuzz FuzzSIMDCompress ./internal/kernels
+func FuzzSIMDCompress(f *testing.F) {
+	f.Add([]byte{}, []byte{}, uint8(0), uint8(0))
+	vals := make([]byte, 16*300)
+	for i := range 2 * 300 {
+		binary.LittleEndian.PutUint64(vals[8*i:], uint64(i)*0x9e3779b97f4a7c15)
+	}
+	half := make([]byte, 40)
+	for i := range half {
+		half[i] = byte(i*37) ^ 0x5a
+	}
+	for width := range uint8(5) {
+		f.Add(half, vals, width, width*13%64)
+	}
+	f.Fuzz(func(t *testing.T, bm, data []byte, width, skip uint8) {
+		switch width % 5 {
+		case 0:
+			fuzzCompress(t, bm, decodeFuzz[uint8](data), int(skip))
+		case 1:
+			fuzzCompress(t, bm, decodeFuzz[uint16](data), int(skip))
+		case 2:
+			fuzzCompress(t, bm, decodeFuzz[uint32](data), int(skip))
+		case 3:
+			fuzzCompress(t, bm, decodeFuzz[uint64](data), int(skip))
+		default:
+			pairs := decodeFuzz[uint64](data)
+			v := make([][2]uint64, len(pairs)/2)
+			for i := range v {
+				v[i] = [2]uint64{pairs[2*i], pairs[2*i+1]}
+			}
+			fuzzCompress(t, bm, v, int(skip))
+		}
+		n := min(8*len(bm), 8*len(data)-int(skip))
+		if n < 0 {
+			return
+		}
+		want := compressBitsRef(data, int(skip), bm, n)
+		words := make([]uint64, NumWords(len(want)))
+		compressBits(words, data, int(skip), bm, n, len(want))
+		for i, b := range want {
+			if words[i/64]>>(i%64)&1 != 0 != b {
+				t.Fatalf("compressBits: bit %d is not %v", i, b)
+			}
+		}
+	})
+}
+
+func fuzzCompress[T comparable](t *testing.T, bm []byte, vals []T, skip int) {
+	vals = vals[min(skip, len(vals)):]
+	vals = vals[:min(len(vals), 8*len(bm))]
+	want := compressRef(vals, bm)
+	for _, set := range append([]*simdSet{nil}, simdCases()...) {
+		out := make([]T, len(want))
+		var k int
+		withActive(set, func() { k = compressValues(out, vals, bm) })
+		if k != len(want) || !slices.Equal(out, want) {
+			t.Fatalf("%s: %s", setName(set), firstDiffAny(out[:k], want))
+		}
+	}
+}

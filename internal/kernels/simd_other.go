@@ -28,6 +28,8 @@ func simdDecVV(*simdSet, CmpOp, []uint64, []decimal128.Num, []decimal128.Num) in
 
 func simdSelect(*simdSet, []int32, []byte, int) (int, int) { return 0, 0 }
 
+func simdCompress[T any](*simdSet, []T, []T, []byte, int) (int, int) { return 0, 0 }
+
 func simdElementGather32(*simdSet, []uint32, []uint32, []int32, []int64) (int, uint64, int64) {
 	return 0, 0, 0
 }

@@ -1090,6 +1090,21 @@ func selectRowsAVX512(dst []int32, bm []byte, words int) (done int, k int)
 // selectRowsAVX2 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX2, POPCNT).
 func selectRowsAVX2(dst []int32, bm []byte, words int) (done int, k int)
 
+// compress32AVX512 writes to dst the values of src whose bit is set in the first words words of bm and returns how many words it did and how many uint32 it wrote (AVX-512 F, BMI2, POPCNT).
+func compress32AVX512(dst []uint32, src []uint32, bm []byte, words int) (done int, k int)
+
+// compress64AVX512 writes to dst the values of src whose bit is set in the first words words of bm and returns how many words it did and how many uint64 it wrote (AVX-512 F, BMI2, POPCNT).
+func compress64AVX512(dst []uint64, src []uint64, bm []byte, words int) (done int, k int)
+
+// compress128AVX512 writes to dst the values of 128 bits (pairs of uint64; k counts halves) of src whose bit is set in the first words words of bm and returns how many words it did and how many uint64 it wrote (AVX-512 F, BMI2, POPCNT).
+func compress128AVX512(dst []uint64, src []uint64, bm []byte, words int) (done int, k int)
+
+// compress32AVX2 writes to dst the values of src whose bit is set in the first words words of bm and returns how many words it did and how many values it wrote (AVX2, POPCNT).
+func compress32AVX2(dst []uint32, src []uint32, bm []byte, words int) (done int, k int)
+
+// compress64AVX2 writes to dst the values of src whose bit is set in the first words words of bm and returns how many words it did and how many values it wrote (AVX2, POPCNT).
+func compress64AVX2(dst []uint64, src []uint64, bm []byte, words int) (done int, k int)
+
 // elementGather32AVX512 gathers element ks[j] of each list offs[j]…offs[j+1] of vals into out[j] (AVX-512 F, BMI2).
 func elementGather32AVX512(out []uint32, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
 

@@ -106,6 +106,11 @@ func main() {
 	}
 	selectRows512()
 	selectRows2()
+	for _, bits := range []int{32, 64, 128} {
+		compress512(bits)
+	}
+	compress2(32)
+	compress2(64)
 	elementGather512()
 	for _, op := range wordsOps {
 		words(op, true)

@@ -79,20 +79,7 @@ func selectRows512() {
 // It stops early, before a word, when fewer than 64 slots are left in
 // dst.
 func selectRows2() {
-	lut := GLOBL("selectBytesLUT", RODATA|NOPTR)
-	for b := range 256 {
-		k := 0
-		for bit := range 8 {
-			if b>>bit&1 != 0 {
-				DATA(b*32+4*k, U32(bit))
-				k++
-			}
-		}
-		for ; k < 8; k++ {
-			DATA(b*32+4*k, U32(0))
-		}
-	}
-
+	lut := selectBytesLUT()
 	TEXT("selectRowsAVX2", NOSPLIT, "func(dst []int32, bm []byte, words int) (done, k int)")
 	Doc("selectRowsAVX2 writes to dst the rows of the set bits of the first words words of bm, from row 0, and returns how many words it did and how many rows it wrote (AVX2, POPCNT).")
 	pd := Load(Param("dst").Base(), GP64())
@@ -148,4 +135,33 @@ func selectRows2() {
 	Store(k, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
+}
+
+// byteRows is the table of selectBytesLUT, once written.
+var byteRows *Mem
+
+// selectBytesLUT is the table of the set-bit positions of the 256 byte
+// values, packed to the front (256 × 8 int32, 8 KiB, zeros after the
+// last): selectRows2 adds a byte's first row to its entry, compress32AVX2
+// permutes eight values by it. It is written the first time it is asked
+// for.
+func selectBytesLUT() Mem {
+	if byteRows != nil {
+		return *byteRows
+	}
+	lut := GLOBL("selectBytesLUT", RODATA|NOPTR)
+	for b := range 256 {
+		k := 0
+		for bit := range 8 {
+			if b>>bit&1 != 0 {
+				DATA(b*32+4*k, U32(bit))
+				k++
+			}
+		}
+		for ; k < 8; k++ {
+			DATA(b*32+4*k, U32(0))
+		}
+	}
+	byteRows = &lut
+	return lut
 }
