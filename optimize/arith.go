@@ -129,8 +129,8 @@ func mergeConstants(c *Context, n *expr.Bound) *expr.Bound {
 	if !trailingPair(n) {
 		return nil
 	}
-	if p := c.r.parent(); p != nil && p.IsCall(n.FnID()) && len(p.Args()) == 2 && p.Arg(0) == n {
-		if f := &c.r.frames[len(c.r.frames)-1]; f.next == 1 && mergeable(n, n.Arg(1), p.Arg(1)) {
+	if p, arg := c.position(); p != nil && p.IsCall(n.FnID()) && len(p.Args()) == 2 && p.Arg(0) == n {
+		if arg == 0 && mergeable(n, n.Arg(1), p.Arg(1)) {
 			return nil // the parent merges the chain, this link included
 		}
 	}

@@ -90,6 +90,19 @@ func (c *Context) Parent() fn.Function {
 	return p.Fn()
 }
 
+// position is the node whose argument the rule is looking at and the
+// argument's index, or nil and -1 at the top of the run: Parent, for the
+// rules of this package that look at the parent node itself. Like Parent,
+// asking ties the rule's answer to the node's position (see run.seen).
+func (c *Context) position() (parent *expr.Bound, arg int) {
+	c.r.asked++
+	if len(c.r.frames) == 0 {
+		return nil, -1
+	}
+	f := &c.r.frames[len(c.r.frames)-1]
+	return f.n, int(f.next) - 1
+}
+
 // Lookup is the dtype of a variable visible at the node: a parameter of a
 // lambda around it (the optimizer knows their types from the bound lambda
 // nodes), else a variable of the scope given to OptimizeIn or ExplainIn.
