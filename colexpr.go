@@ -50,6 +50,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -102,6 +103,19 @@ type Options struct {
 	// Optimizer runs the rewrites; nil is optimize.New(), every built-in
 	// rule.
 	Optimizer *optimize.Optimizer
+	// Now is the instant now(), current_timestamp, today() and
+	// current_date stand for in the text (see fn.ClockFn); zero means the
+	// time Compile is called. Every batch the program evaluates sees that
+	// one instant, as every row of a DuckDB query sees its transaction's.
+	Now time.Time
+}
+
+// parseOptions are the parse options o asks for.
+func (o *Options) parseOptions() parse.Options {
+	if o == nil {
+		return parse.Options{}
+	}
+	return parse.Options{Now: o.Now}
 }
 
 func (o *Options) optimizer() *optimize.Optimizer {
@@ -137,7 +151,7 @@ func (s *Schema) Compile(src string, o *Options) (*Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, errors.New("the expression is empty")
 	}
-	e, spans, err := parse.ParseSpans(src, parse.Options{})
+	e, spans, err := parse.ParseSpans(src, o.parseOptions())
 	if err != nil {
 		return nil, err
 	}

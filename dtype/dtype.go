@@ -602,6 +602,7 @@ var keywords = map[string]bool{
 	"in": true, "like": true, "ilike": true, "between": true, "case": true, "when": true,
 	"then": true, "else": true, "end": true, "cast": true, "try_cast": true, "as": true,
 	"distinct": true, "from": true, "date": true, "time": true, "timestamp": true, "interval": true,
+	"current_date": true, "current_timestamp": true,
 }
 
 // ValidDecimal reports an error when precision and scale are not a valid

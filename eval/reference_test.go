@@ -275,6 +275,8 @@ func refCall(b *expr.Bound, v []scalar.Scalar) (scalar.Scalar, error) {
 			return scalar.Scalar{}, re
 		}
 		return r, nil
+	case fn.ClockFn:
+		return f.Value(), nil
 	case fn.LikeFn:
 		if v[0].IsNull() || v[1].IsNull() {
 			return scalar.Null(t), nil

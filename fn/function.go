@@ -91,6 +91,9 @@
 //	             microsecond, epoch; date_trunc (datetrunc), date_diff
 //	             (datediff), last_day, make_date, make_timestamp, strftime,
 //	             strptime, dayname, monthname, epoch_ms, to_timestamp
+//	clock        now (current_timestamp, get_current_timestamp,
+//	             transaction_timestamp), today (current_date); one instant per
+//	             parse (clock.go)
 //	interval     to_years, to_quarters, to_months, to_weeks, to_days, to_hours,
 //	             to_minutes, to_seconds, to_milliseconds, to_microseconds,
 //	             to_decades, to_centuries, to_millennia (INTERVAL n UNIT)

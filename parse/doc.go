@@ -47,6 +47,12 @@
 //	x'00ff'                 a binary string in hex
 //	DATE '1995-01-01', TIME '12:00:00', TIMESTAMP '1995-01-01 12:00:00'
 //	                        typed literals: date, time(us), timestamp(us)
+//	current_date, current_timestamp, now(), today()
+//	                        the clock (fn.ClockFn): every one of them in one
+//	                        expression stands for the instant it was parsed
+//	                        (Options.Now), as DuckDB's stand for the
+//	                        transaction's; as bare words they are keywords, so a
+//	                        column of that name is quoted: "current_date"
 //	[1, 2, null]            a list literal: literal values, converted to the
 //	                        supertype of their types
 //	[a, b + 1]              a list per row, list_value(a, b + 1), when an element

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"time"
 
 	"github.com/colexpr/colexpr/expr"
 	"github.com/colexpr/colexpr/fn"
@@ -23,6 +24,11 @@ type Options struct {
 	Registry *fn.Registry
 	// MaxDepth caps the nesting depth; 0 means DefaultMaxDepth.
 	MaxDepth int
+	// Now is the instant now(), current_timestamp, today() and
+	// current_date stand for; zero means the time Parse is called. Every
+	// clock function of one expression gets the same instant (see
+	// fn.ClockFn).
+	Now time.Time
 }
 
 // Parse reads one expression in the text syntax (see the package doc),
@@ -35,7 +41,10 @@ func ParseWith(src string, opts Options) (expr.Expr, error) {
 }
 
 func parseWith(src string, opts Options, spans map[expr.Expr]Span) (expr.Expr, error) {
-	p := &parser{src: src, reg: opts.Registry, maxDepth: opts.MaxDepth, spans: spans}
+	p := &parser{src: src, reg: opts.Registry, maxDepth: opts.MaxDepth, spans: spans, now: opts.Now}
+	if p.now.IsZero() {
+		p.now = time.Now()
+	}
 	if p.reg == nil {
 		p.reg = fn.Default
 	}
@@ -66,6 +75,8 @@ type parser struct {
 	// slicing is set while the lower bound of x[a::s] may be read: a ::
 	// not followed by a type is then the slice's two colons.
 	slicing bool
+	// now is the instant the clock functions are fixed at.
+	now time.Time
 }
 
 // mark records that e spans the text from byte offset start to the end of

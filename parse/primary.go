@@ -124,6 +124,13 @@ func (p *parser) word() (expr.Expr, error) {
 		return p.name(t.text), nil
 	case "interval":
 		return p.interval()
+	case "current_date", "current_timestamp":
+		// SQL's clock keywords, without parentheses (DuckDB takes them with
+		// too); a column of that name is quoted: "current_date".
+		if !p.peek().is("(") {
+			p.next()
+			return p.apply(t, lower)
+		}
 	case "not":
 		return nil, p.expected("an expression" + p.after() + " (put NOT … in parentheses there)")
 	}
@@ -611,20 +618,25 @@ func (p *parser) extract() (expr.Expr, error) {
 }
 
 // lookup finds a function by name, ignoring case: the name as written, in
-// lower case, or any registered name equal to it under case folding.
+// lower case, or any registered name equal to it under case folding. A
+// clock function (now(), today()) comes fixed at the parse's instant.
 func (p *parser) lookup(name string) (fn.Function, bool) {
-	if f, ok := p.reg.Lookup(name); ok {
-		return f, true
+	f, ok := p.reg.Lookup(name)
+	if !ok {
+		f, ok = p.reg.Lookup(strings.ToLower(name))
 	}
-	if f, ok := p.reg.Lookup(strings.ToLower(name)); ok {
-		return f, true
-	}
-	for _, n := range p.reg.Names() {
-		if strings.EqualFold(n, name) {
-			return p.reg.Lookup(n)
+	if !ok {
+		for _, n := range p.reg.Names() {
+			if strings.EqualFold(n, name) {
+				f, ok = p.reg.Lookup(n)
+				break
+			}
 		}
 	}
-	return nil, false
+	if c, clock := f.(fn.ClockFn); clock && !c.Fixed {
+		f = c.At(p.now)
+	}
+	return f, ok
 }
 
 // selectCall reads struct_select(x, 'a', …) or struct_exclude(x, 'a', …).

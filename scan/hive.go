@@ -170,7 +170,7 @@ func partitionFilter(cols []hiveColumn, where *Expr, o Options) *expr.Bound {
 	}
 	tree := where.Tree
 	if tree == nil {
-		t, err := parse.Parse(where.Text)
+		t, err := parse.ParseWith(where.Text, parse.Options{Now: o.Now})
 		if err != nil {
 			return nil // Compile says what is wrong with it
 		}

@@ -3,6 +3,7 @@ package scan
 import (
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -57,6 +58,12 @@ type Options struct {
 	NoPrune bool
 	// Optimizer rewrites the expressions; nil is optimize.New().
 	Optimizer *optimize.Optimizer
+	// Now is the instant now(), current_timestamp, today() and
+	// current_date stand for in the query's text; zero means the time
+	// Compile is called. The filter, every select item and the partition
+	// filter of a dataset share it, as a DuckDB query shares its
+	// transaction's.
+	Now time.Time
 }
 
 // DefaultBatchSize is the rows per batch of a scan. Larger batches cost
@@ -111,6 +118,9 @@ type Plan struct {
 // every row are left out before they are opened; the query is compiled
 // against the unified schema of the files it reads (see the package doc).
 func Compile(src *Source, q Query, o Options) (*Plan, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
 	if src.ds != nil {
 		return compileDataset(src, q, o)
 	}
@@ -127,7 +137,7 @@ func compile(src *Source, q Query, o Options) (*Plan, error) {
 	}
 	p := &Plan{src: src, opts: o}
 	sch := src.Schema()
-	copts := &colexpr.Options{Optimizer: o.Optimizer}
+	copts := &colexpr.Options{Optimizer: o.Optimizer, Now: o.Now}
 
 	if q.Where != nil {
 		p.whereWhat = q.Where.What

@@ -34,6 +34,7 @@ func init() {
 		"Substrait's round_calendar and round_temporal round to multiples from an origin, not to the start of DuckDB's periods": {fn.IDDateTrunc},
 		"Substrait's standard extensions have no such function":                                                                 {fn.IDDateDiff, fn.IDLastDay, fn.IDMakeDate, fn.IDMakeTimestamp},
 		"Substrait's strftime and strptime leave the format's specifiers to the consumer; colexpr's are DuckDB's":               {fn.IDStrftime, fn.IDStrptime},
+		"Substrait's standard extensions have no clock; the optimized expression holds the instant as a literal, which exports": {fn.IDNow, fn.IDToday},
 	} {
 		for _, id := range ids {
 			refusals[id] = why
