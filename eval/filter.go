@@ -17,7 +17,13 @@ import (
 
 // Filter keeps the rows of rec where pred is true (null counts as false).
 // The result is a new record batch owned by the caller; when every row
-// passes it shares rec's columns, otherwise its columns are gathered.
+// passes it shares rec's columns, otherwise its columns are filtered. When
+// more than a quarter of the rows are kept (the survivors are still a
+// bitmap), each fixed-width column (integers, floats, dates, times,
+// timestamps, decimals, intervals; bool and null too) is compressed
+// straight from the bitmap, with SIMD kernels where the CPU has them
+// (kernels.CompressData); the other columns, and every column when fewer
+// rows are kept, are gathered by the list of the kept rows, made once.
 //
 // A predicate c1 AND c2 AND … is evaluated one conjunct at a time, in
 // order. The first runs over every row; a later conjunct that cannot fail
@@ -50,7 +56,7 @@ func filter(mem memory.Allocator, p *Prepared, rec arrow.RecordBatch) (arrow.Rec
 	if err != nil {
 		return nil, err
 	}
-	if keep.list == nil {
+	if keep.count == keep.n {
 		return array.NewRecordBatch(rec.Schema(), rec.Columns(), rec.NumRows()), nil
 	}
 	cols := make([]arrow.Array, rec.NumCols())
@@ -61,31 +67,41 @@ func filter(mem memory.Allocator, p *Prepared, rec arrow.RecordBatch) (arrow.Rec
 			}
 		}
 	}()
+	var list []int32 // the rows kept, listed when a column first needs them
 	for i, c := range rec.Columns() {
-		g, err := gather(mem, c, keep.list)
+		if keep.bitmap() {
+			if g, ok := kernels.Compress(mem, c, keep.bits, keep.count); ok {
+				cols[i] = g
+				continue
+			}
+		}
+		if list == nil {
+			list = keep.rows().list
+		}
+		g, err := gather(mem, c, list)
 		if err != nil {
 			return nil, fmt.Errorf("eval: filtering column %q: %w", rec.ColumnName(i), err)
 		}
 		cols[i] = g
 	}
-	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.n)), nil
+	return array.NewRecordBatch(rec.Schema(), cols, int64(keep.count)), nil
 }
 
 // filterRows is the rows where the prepared predicate is true, of n rows
 // with $ bound to root (nil when the predicate does not read $; filterRows
-// releases it): all of them (list nil) or the listed ones. Filter has no
-// variables.
-func filterRows(mem memory.Allocator, p *Prepared, n int, root *binding, sc *filterScratch) (rows, error) {
+// releases it), as the survivors of its conjuncts: a bitmap or a list, in
+// sc's memory. Filter has no variables.
+func filterRows(mem memory.Allocator, p *Prepared, n int, root *binding, sc *filterScratch) (survivors, error) {
 	top := &env{n: n}
 	defer top.release()
 	if root != nil {
 		top.root = top.own(root)
 	}
 	for name := range p.a.free {
-		return rows{}, fmt.Errorf("eval: no value for the free variable %q", name)
+		return survivors{}, fmt.Errorf("eval: no value for the free variable %q", name)
 	}
 	if n == 0 {
-		return all(0), nil // no rows: nothing is evaluated, so nothing can fail
+		return survivors{}, nil // no rows: nothing is evaluated, so nothing can fail
 	}
 	ev := newEvaluator(mem)
 	s := survivors{n: n, count: n, scratch: sc}
@@ -96,18 +112,18 @@ func filterRows(mem memory.Allocator, p *Prepared, n int, root *binding, sc *fil
 		}
 		if i > 0 && !fallible && s.count*4 < n {
 			if err := s.andSubset(ev, top, c); err != nil {
-				return rows{}, err
+				return survivors{}, err
 			}
 			continue
 		}
 		d, err := ev.eval(top, c)
 		if err != nil {
-			return rows{}, err
+			return survivors{}, err
 		}
 		s.and(d)
 		d.Release()
 	}
-	return s.rows(), nil
+	return s, nil
 }
 
 // survivors are the rows every conjunct so far was true on (Kleene AND
@@ -243,6 +259,12 @@ func keepTrue(p part, list []int32) []int32 {
 // none empties s.
 func (s *survivors) none() {
 	s.bits, s.list, s.count, s.sparse = nil, []int32{}, 0, true
+}
+
+// bitmap reports whether s is a bitmap of some (not all, not no) rows:
+// s.bits, with s.count of its first s.n bits set.
+func (s *survivors) bitmap() bool {
+	return !s.sparse && s.bits != nil && s.count > 0 && s.count < s.n
 }
 
 // rows is s as a set of rows: nil list when every row survived.

@@ -159,6 +159,50 @@ func TestFilterDifferential(t *testing.T) {
 	t.Logf("%d predicates: %d filtered (%d keeping under a quarter of the rows), %d failed on both sides", *flagFilterIterations, kept, sparse, failed)
 }
 
+// TestFilterCompress checks Filter where the rows kept stay a bitmap
+// (more than a quarter of them), so that the fixed-width columns are
+// compressed from it and the others gathered, against the whole
+// predicate: every column type of the differential schema, sliced at
+// every offset 0…63, at densities from a quarter to all.
+func TestFilterCompress(t *testing.T) {
+	root := mustType(t, diffSchema)
+	funcs, _ := availableFuncs()
+	g := newGen(31, root, funcs)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 300
+	input, err := g.batch(mem, n+64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer input.Release()
+	col := func(name string) *expr.Bound { return g.call(fn.GetItem(name), expr.NewRoot(g.root)) }
+	compressed := 0
+	for off := range 64 {
+		sliced := array.NewSlice(input, int64(off), int64(off+n))
+		rec := array.RecordFromStructArray(sliced.(*array.Struct), nil)
+		sliced.Release()
+		for _, limit := range []uint64{80, 128, 200, 255} {
+			// $.u8 < limit, or a null u8: about limit/256 of the rows.
+			pred := g.call(fn.Or, g.call(fn.Lt, col("u8"), expr.NewLiteral(scalar.Uint(dtype.U8, limit))),
+				g.call(fn.IsNull, col("u8")))
+			if err := checkFilter(mem, pred, rec); err != nil {
+				t.Fatalf("offset %d, u8 < %d: %v", off, limit, err)
+			}
+			if out, err := Filter(mem, pred, rec); err == nil {
+				if k := out.NumRows(); k*4 >= n && k < n {
+					compressed++
+				}
+				out.Release()
+			}
+		}
+		rec.Release()
+	}
+	if compressed == 0 {
+		t.Fatal("no case kept between a quarter and all of the rows")
+	}
+}
+
 // seenFn is seen(b) → b for a bool b: an infallible identity that counts
 // the rows it is evaluated on.
 type seenFn struct {
