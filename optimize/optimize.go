@@ -101,8 +101,14 @@ func newDispatchTable(lists map[string]ruleLists) dispatchTable {
 	return t
 }
 
-func (t *dispatchTable) lookup(id string) *ruleLists {
-	for i := hashID(id) & t.mask; t.slots[i].used; i = (i + 1) & t.mask {
+// probe is the lists for the function id, or nil when no rule names it,
+// looking from slot i on. The run looks at the first slot itself (see
+// run.rewrite), by address: an id is usually the very string the table
+// was built with.
+//
+//go:noinline
+func (t *dispatchTable) probe(id string, i uint32) *ruleLists {
+	for ; t.slots[i].used; i = (i + 1) & t.mask {
 		if s := &t.slots[i]; sameID(s.id, id) {
 			return &s.lists
 		}
@@ -340,29 +346,6 @@ func (o *Optimizer) rebuild() {
 	// function.
 	o.anyRules = list("", false, false, false)
 	o.callRules = lists("")
-}
-
-// rulesFor lists the enabled rules that can match n, whose parent is
-// parent (nil at the top of the run).
-func (o *Optimizer) rulesFor(n, parent *expr.Bound) []entry {
-	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
-		return o.anyRules
-	}
-	id := n.FnID()
-	l := o.dispatch.lookup(id)
-	if l == nil {
-		l = &o.callRules
-	}
-	// The parent and the arguments are looked at only when some rule of
-	// the lists sets the property they decide.
-	link, noConst := 0, 0
-	if l.chainTop && parent != nil && parent.Kind() == expr.KindCall && sameID(parent.FnID(), id) {
-		link = 1
-	}
-	if l.constArg && !hasConstArg(n.Args()) {
-		noConst = 1
-	}
-	return l.lists[link][noConst]
 }
 
 // hasConstArg reports whether one of args may be a literal (a call without

@@ -397,8 +397,37 @@ func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int3
 	if r.spent {
 		return nil, 0, 0, false
 	}
+	// The rules that can match n: the one per-node cost of a run that
+	// does not depend on the rules, so it is inline, and so is the common
+	// look-up, the first slot of the dispatch table.
+	rules := r.o.anyRules
+	if n.Kind() == expr.KindCall && len(n.Args()) > 0 {
+		id, t := n.FnID(), &r.o.dispatch
+		var l *ruleLists
+		i := hashID(id) & t.mask
+		switch s := &t.slots[i]; {
+		case !s.used: // no rule names the function
+		case unsafe.StringData(s.id) == unsafe.StringData(id) && len(s.id) == len(id):
+			l = &s.lists
+		default:
+			l = t.probe(id, i)
+		}
+		if l == nil {
+			l = &r.o.callRules
+		}
+		// The parent and the arguments are looked at only when some rule
+		// of the lists sets the property they decide.
+		link, noConst := 0, 0
+		if l.chainTop && isLink(n, r.parent()) {
+			link = 1
+		}
+		if l.constArg && !hasConstArg(n.Args()) {
+			noConst = 1
+		}
+		rules = l.lists[link][noConst]
+	}
 	lo := int32(len(r.known))
-	for _, e := range r.o.rulesFor(n, r.parent()) {
+	for _, e := range rules {
 		out := e.rewrite(&r.ctx, n)
 		if out == nil {
 			r.forget(lo)
