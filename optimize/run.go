@@ -251,16 +251,45 @@ func (r *run) rebuild(n *expr.Bound, kids []*expr.Bound) (*expr.Bound, error) {
 
 // settle puts n, whose children are not optimized yet, at the current
 // position: a node with children gets a frame; a leaf goes to the rules at
-// once, and so does a node whose children need no work (see ready), such
+// once, and so does a node whose children need no work, such
 // as $.x, or the IN list binary/or_eq_to_in makes of a chain's values.
 func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 	for {
 		r.visits++
 		if args := n.Args(); len(args) > 0 {
-			// The first child decides most nodes without the call: a
-			// chain's link, whose first child is the rest of the chain,
-			// is not ready.
-			if n.Kind() != expr.KindLambda && args[0] != nil && (kHi > kLo || len(args[0].Args()) == 0 || r.isSeen(args[0], n)) && r.ready(n, kLo, kHi) {
+			// Whether the children would all be their own results, with
+			// no rule called and nothing walked: each is known (when there
+			// is a range), or a leaf that no rule looks at, or seen (see
+			// run.seen). The node then goes to the rules without a frame,
+			// which is what its frame would come to; the seen children
+			// count as settled, as they would have been. A chain's link,
+			// whose first child is the rest of the chain, is decided by
+			// that child.
+			ready := n.Kind() != expr.KindLambda
+			if ready {
+				rg := frameRange{kLo, kHi, kLo}
+				seen := 0
+				for _, c := range args {
+					switch {
+					case c == nil:
+						ready = false
+					case kHi > kLo:
+						ready = r.isKnown(c, &rg)
+					case len(c.Args()) == 0 && !r.leafRules:
+					case r.isSeen(c, n):
+						seen++
+					default:
+						ready = false
+					}
+					if !ready {
+						break
+					}
+				}
+				if ready {
+					r.visits += seen
+				}
+			}
+			if ready {
 				// What the frame would do when it pops: drop the range
 				// unless an enclosing frame's children share it.
 				if len(r.ranges) == 0 || r.ranges[len(r.ranges)-1].hi <= kLo {
@@ -343,34 +372,6 @@ func (r *run) isKnown(c *expr.Bound, rg *frameRange) bool {
 		}
 	}
 	return false
-}
-
-// ready reports whether the children of n, settled with the range
-// r.known[kLo:kHi], would all be their own results, with no rule called
-// and nothing walked: each is known (when there is a range), or a leaf that
-// no rule looks at, or seen (see run.seen). The node then goes to the
-// rules without a frame, which is what its frame would come to. The seen
-// children count as settled, as they would have been.
-func (r *run) ready(n *expr.Bound, kLo, kHi int32) bool {
-	rg := frameRange{kLo, kHi, kLo}
-	seen := 0
-	for _, c := range n.Args() {
-		switch {
-		case c == nil:
-			return false
-		case kHi > kLo:
-			if !r.isKnown(c, &rg) {
-				return false
-			}
-		case len(c.Args()) == 0 && !r.leafRules:
-		case r.isSeen(c, n):
-			seen++
-		default:
-			return false
-		}
-	}
-	r.visits += seen
-	return true
 }
 
 func (r *run) pushScope(l *expr.Bound) {
