@@ -109,9 +109,10 @@
 //     rescan;
 //   - Kleene AND and OR of word-aligned bitmaps with nulls on both sides
 //     or one, AND and OR without nulls, NOT and IS NULL;
-//   - list_element of lists of 32-bit values by a column of indices:
-//     VPGATHERDD of 16 rows a step, the index checked against the list
-//     and the position against the values in masks (AVX-512 only);
+//   - list_element of lists of 32- and 64-bit values by a column of
+//     indices: VPGATHERDD of 16 rows a step (VPGATHERDQ of 8), the index
+//     checked against the list and the position against the values in
+//     masks (AVX-512 only);
 //   - bitmap → selection vector (SelectRows): AVX-512 compresses the row
 //     numbers of 16 bits a step with VPCOMPRESSD; AVX2, which has no
 //     compress, adds each byte's first row to its entry in a table of the
@@ -142,9 +143,9 @@
 // golang.org/x/sys/cpu: AVX-512 (F, BW) where present, else AVX2, else
 // the portable loops, which are also what every other architecture and
 // the purego build tag get. A kernel that needs more than its set (the
-// AVX-512 Kleene kernels VPOPCNTDQ, 64-bit multiplication DQ and CD,
-// the compress kernels BMI2) is
-// replaced by the AVX2 one or the portable loop where that is missing.
+// AVX-512 Kleene kernels VPOPCNTDQ, 64-bit multiplication DQ and CD, the
+// compress and list_element kernels BMI2) is replaced by the AVX2 one or
+// the portable loop where that is missing.
 // The loops call the kernels through the active set's tables (one
 // indirect call per call, none per row), so callers do not change.
 // Setting the environment variable COLEXPR_NOSIMD (to anything but "" or

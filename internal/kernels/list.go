@@ -539,11 +539,11 @@ func elementRun[T any](out, vals []T, offs []int32, ks []int64, k int64) (miss u
 	}
 	ks = ks[:len(ends)]
 	from := 0
-	if unsafe.Sizeof(zero) == 4 {
-		// 32-bit values: the SIMD gather takes the whole 16-row steps.
+	if size := unsafe.Sizeof(zero); size == 4 || size == 8 {
+		// 32- and 64-bit values: the SIMD gather takes the whole steps
+		// of 16 or 8 rows.
 		var d int64
-		from, miss, d = elementGatherFast(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(out))), len(out)),
-			unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(vals))), len(vals)), offs, ks)
+		from, miss, d = elementGatherFast(out, vals, offs, ks)
 		down |= d
 		s = int64(offs[from])
 	}

@@ -448,47 +448,64 @@ func BenchmarkListContains(b *testing.B) {
 
 // BenchmarkListElement is list_element(xs, i) over 65 536 lists of 4 u32
 // values (1 MiB), with a scalar index and with an i64 index column of
-// random positions 1…4: bench's gather workload, without the evaluator.
+// random positions 1…4: bench's gather workload, without the evaluator;
+// "u64/…" is the same over lists of u64 values (2 MiB).
 func BenchmarkListElement(b *testing.B) {
 	const n, width = 1 << 16, 4
-	lb := array.NewListBuilder(memory.DefaultAllocator, arrow.PrimitiveTypes.Uint32)
-	vb := lb.ValueBuilder().(*array.Uint32Builder)
 	ib := array.NewInt64Builder(memory.DefaultAllocator)
 	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range n {
-		lb.Append(true)
-		for j := range width {
-			vb.Append(uint32(i*width + j))
-		}
+	for range n {
 		ib.Append(1 + rng.Int64N(width))
 	}
-	arr, idx := lb.NewArray(), ib.NewArray()
-	lb.Release()
+	idx := ib.NewArray()
 	ib.Release()
-	defer arr.Release()
 	defer idx.Release()
-	xs := datum.FromArray(arr, ty("list<u32>"))
-	for _, c := range []struct {
-		name string
-		i    datum.Datum
-	}{
-		{"scalar", datum.FromScalar(scalar.Int64(2), n)},
-		{"column", datum.FromArray(idx, ty("i64"))},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			mem := newRecycler()
-			runBench(b, n, func(mem memory.Allocator) (datum.Datum, error) {
-				return ListElement(mem, xs, c.i, ty("u32?"))
-			}, mem)
-		})
+	for _, elem := range []string{"u32", "u64"} {
+		et := dtype.ToArrow(ty(elem))
+		lb := array.NewListBuilder(memory.DefaultAllocator, et)
+		vb := lb.ValueBuilder()
+		for i := range n {
+			lb.Append(true)
+			for j := range width {
+				switch vb := vb.(type) {
+				case *array.Uint32Builder:
+					vb.Append(uint32(i*width + j))
+				case *array.Uint64Builder:
+					vb.Append(uint64(i*width + j))
+				}
+			}
+		}
+		arr := lb.NewArray()
+		lb.Release()
+		defer arr.Release()
+		xs := datum.FromArray(arr, ty("list<"+elem+">"))
+		for _, c := range []struct {
+			name string
+			i    datum.Datum
+		}{
+			{"scalar", datum.FromScalar(scalar.Int64(2), n)},
+			{"column", datum.FromArray(idx, ty("i64"))},
+		} {
+			name := c.name
+			if elem != "u32" {
+				name = elem + "/" + c.name
+			}
+			b.Run(name, func(b *testing.B) {
+				mem := newRecycler()
+				runBench(b, n, func(mem memory.Allocator) (datum.Datum, error) {
+					return ListElement(mem, xs, c.i, ty(elem+"?"))
+				}, mem)
+			})
+		}
 	}
 }
 
 // TestElementRunSIMD compares list_element's run of up to 64 rows under
-// each SIMD set with the portable loop: 32-bit and 64-bit values, every
-// length 0…64, lists of 0 to 6 elements at an offset into the values
-// (offs not starting at 0), indices inside, outside, negative, zero and
-// beyond the i32 range, and offsets that decrease or point past vals.
+// each SIMD set with the portable loop (values, miss bits and the sign of
+// down): 32-bit and 64-bit values, every length 0…64, lists of 0 to 6
+// elements at an offset into the values (offs not starting at 0), indices
+// inside, outside, negative, zero and beyond the i32 range, and offsets
+// that decrease or point past vals.
 func TestElementRunSIMD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 4))
 	vals := make([]uint32, 400)
@@ -514,6 +531,7 @@ func TestElementRunSIMD(t *testing.T) {
 		}
 		return 1 + rng.Int64N(7)
 	}
+	kernelRows := map[string][2]int{} // the rows each set's 32- and 64-bit kernels did
 	for n := 0; n <= 64; n++ {
 		for trial := range 20 {
 			offs := make([]int32, n+1)
@@ -551,13 +569,29 @@ func TestElementRunSIMD(t *testing.T) {
 						set.name, n, trial, got, miss, down, want, wantMiss, wantDown, offs, ks)
 				}
 				got64 := make([]uint64, n)
-				want64 := make([]uint64, n)
-				withActive(nil, func() { elementRun(want64, vals64, offs, ks, 0) })
-				withActive(set, func() { elementRun(got64, vals64, offs, ks, 0) })
-				if !slices.Equal(got64, want64) {
-					t.Fatalf("%s n %d: 64-bit values differ", set.name, n)
+				for i := range got64 {
+					got64[i] = 0xdead
 				}
+				want64 := make([]uint64, n)
+				var miss64, wantMiss64 uint64
+				var down64, wantDown64 int64
+				withActive(nil, func() { wantMiss64, wantDown64 = elementRun(want64, vals64, offs, ks, 0) })
+				withActive(set, func() { miss64, down64 = elementRun(got64, vals64, offs, ks, 0) })
+				if !slices.Equal(got64, want64) || miss64 != wantMiss64 || (down64 < 0) != (wantDown64 < 0) {
+					t.Fatalf("%s n %d trial %d: 64-bit: got %v miss %x down %d, want %v miss %x down %d (offs %v ks %v)",
+						set.name, n, trial, got64, miss64, down64, want64, wantMiss64, wantDown64, offs, ks)
+				}
+				d32, _, _ := simdElementGather(set, got, vals, offs, ks)
+				d64, _, _ := simdElementGather(set, got64, vals64, offs, ks)
+				kernelRows[set.name] = [2]int{kernelRows[set.name][0] + d32, kernelRows[set.name][1] + d64}
 			}
+		}
+	}
+	// The two kernels need the same features: where the 32-bit one ran,
+	// the 64-bit one did too, so the comparisons above compared it.
+	for name, rows := range kernelRows {
+		if rows[0] > 0 && rows[1] == 0 {
+			t.Errorf("%s: the 64-bit gather did no row", name)
 		}
 	}
 }

@@ -137,15 +137,15 @@ func compressFast[T any](dst, src []T, bm []byte, words int) (done, k int) {
 	return simdCompress(active, dst, src, bm, words)
 }
 
-// elementGatherFast is list_element over the whole 16-row steps of up to
-// 64 rows of lists of 32-bit values with a column of indices (see
-// elementRun): it returns how many rows it did, their miss bits and the
-// OR of their list sizes (negative when an offset decreases).
-func elementGatherFast(out, vals []uint32, offs []int32, ks []int64) (done int, miss uint64, down int64) {
+// elementGatherFast is list_element over the whole steps (16 rows of
+// 32-bit values, 8 of 64-bit ones) of up to 64 rows of lists with a column
+// of indices (see elementRun): it returns how many rows it did, their miss
+// bits and the OR of their list sizes (negative when an offset decreases).
+func elementGatherFast[T any](out, vals []T, offs []int32, ks []int64) (done int, miss uint64, down int64) {
 	if active == nil {
 		return 0, 0, 0
 	}
-	return simdElementGather32(active, out, vals, offs, ks)
+	return simdElementGather(active, out, vals, offs, ks)
 }
 
 // wordsFast computes dst = x | y (or), x & y, or ^x (not; y unused) for

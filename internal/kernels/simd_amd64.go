@@ -63,8 +63,10 @@ type simdSet struct {
 	compress32  func(dst, src []uint32, bm []byte, words int) (done, k int)
 	compress64  func(dst, src []uint64, bm []byte, words int) (done, k int)
 	compress128 func(dst, src []uint64, bm []byte, words int) (done, k int)
-	// list_element of 32-bit values by a column of indices (AVX-512 only).
+	// list_element of 32- and 64-bit values by a column of indices
+	// (AVX-512 only).
 	elementGather32 func(out, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
+	elementGather64 func(out, vals []uint64, offs []int32, ks []int64) (miss uint64, down int64)
 	cmpI8           *cmpKernels[int8]
 	cmpI16          *cmpKernels[int16]
 	cmpI32          *cmpKernels[int32]
@@ -94,6 +96,7 @@ var avx512Set = &simdSet{
 	compress64:      compress64AVX512,
 	compress128:     compress128AVX512,
 	elementGather32: elementGather32AVX512,
+	elementGather64: elementGather64AVX512,
 	kleeneHalfAnd:   kleeneHalfAndAVX512,
 	kleeneHalfOr:    kleeneHalfOrAVX512,
 	wordsAnd:        wordsAndAVX512,
@@ -171,9 +174,11 @@ var simdSets, active = func() ([]*simdSet, *simdSet) {
 		}
 		if !cpu.X86.HasBMI2 {
 			// The AVX-512 compress kernels mask their stores with BZHI and
-			// double the 128-bit rows' bits with PDEP.
+			// double the 128-bit rows' bits with PDEP; the list_element
+			// gathers place their miss bits with SHLX.
 			avx512Set.compress32, avx512Set.compress64 = compress32AVX2, compress64AVX2
 			avx512Set.compress128 = nil
+			avx512Set.elementGather32, avx512Set.elementGather64 = nil, nil
 		}
 		if !cpu.X86.HasAVX512VPOPCNTDQ {
 			// The AVX-512 Kleene kernels count with VPOPCNTQ.
@@ -405,15 +410,30 @@ func reslice[U, T any](s []T) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(t)/unsafe.Sizeof(u)))
 }
 
-// simdElementGather32 runs set's list_element kernel over the whole
-// 16-row steps of out (see elementGatherFast) and returns how many rows it
-// did.
-func simdElementGather32(set *simdSet, out, vals []uint32, offs []int32, ks []int64) (done int, miss uint64, down int64) {
-	done = len(out) &^ 15
-	if set.elementGather32 == nil || done == 0 || len(out) > 64 {
+// simdElementGather runs set's list_element kernel for values of T's
+// size (32 or 64 bits) over the whole 16-row (8-row) steps of out (see
+// elementGatherFast) and returns how many rows it did.
+func simdElementGather[T any](set *simdSet, out, vals []T, offs []int32, ks []int64) (done int, miss uint64, down int64) {
+	if len(out) > 64 {
 		return 0, 0, 0
 	}
-	miss, down = set.elementGather32(out[:done], vals, offs[:done+1], ks[:done])
+	var zero T
+	switch unsafe.Sizeof(zero) {
+	case 4:
+		done = len(out) &^ 15
+		if set.elementGather32 == nil || done == 0 {
+			return 0, 0, 0
+		}
+		miss, down = set.elementGather32(reslice[uint32](out[:done]), reslice[uint32](vals), offs[:done+1], ks[:done])
+	case 8:
+		done = len(out) &^ 7
+		if set.elementGather64 == nil || done == 0 {
+			return 0, 0, 0
+		}
+		miss, down = set.elementGather64(reslice[uint64](out[:done]), reslice[uint64](vals), offs[:done+1], ks[:done])
+	default:
+		return 0, 0, 0
+	}
 	return done, miss, down
 }
 

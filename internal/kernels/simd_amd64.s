@@ -22153,16 +22153,16 @@ gather:
 	JAE          gathered
 	VMOVDQU32    (SI)(R9*4), Z4
 	VMOVDQU32    4(SI)(R9*4), Z5
+	VMOVDQU64    (DI)(R9*8), Z6
+	VMOVDQU64    64(DI)(R9*8), Z8
+	VPMOVSQD     Z6, Y7
+	VPMOVSQD     Z8, Y6
+	VINSERTI64X4 $0x01, Y6, Z7, Z7
 	VPSUBD       Z4, Z5, Z5
 	VPORD        Z5, Z2, Z2
-	VMOVDQU64    (DI)(R9*8), Z7
-	VMOVDQU64    64(DI)(R9*8), Z8
-	VPMOVSQD     Z7, Y6
-	VPMOVSQD     Z8, Y7
-	VINSERTI64X4 $0x01, Y7, Z6, Z6
-	VPSUBD       Z1, Z6, Z6
-	VPADDD       Z4, Z6, Z4
-	VPCMPUD      $0x01, Z5, Z6, K1
+	VPSUBD       Z1, Z7, Z7
+	VPADDD       Z4, Z7, Z4
+	VPCMPUD      $0x01, Z5, Z7, K1
 	VPCMPUD      $0x01, Z0, Z4, K2
 	KANDW        K1, K2, K1
 	VMOVDQA32    Z3, Z5
@@ -22175,6 +22175,60 @@ gather:
 	ORQ          R8, BX
 	ADDQ         $0x10, R9
 	JMP          gather
+
+gathered:
+	VPCMPD $0x01, Z3, Z2, K1
+	KMOVW  K1, R8
+	NEGQ   R8
+	MOVQ   BX, miss+96(FP)
+	MOVQ   R8, down+104(FP)
+	VZEROUPPER
+	RET
+
+// func elementGather64AVX512(out []uint64, vals []uint64, offs []int32, ks []int64) (miss uint64, down int64)
+// Requires: AVX, AVX512F, BMI2, CMOV
+TEXT ·elementGather64AVX512(SB), NOSPLIT, $0-112
+	MOVQ         out_base+0(FP), AX
+	MOVQ         out_len+8(FP), CX
+	MOVQ         vals_base+24(FP), DX
+	MOVQ         vals_len+32(FP), BX
+	MOVQ         offs_base+48(FP), SI
+	MOVQ         ks_base+72(FP), DI
+	MOVL         $0x7fffffff, R8
+	CMPQ         BX, R8
+	CMOVQHI      R8, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, R8
+	VPBROADCASTD R8, Z1
+	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	XORQ         BX, BX
+	XORQ         R9, R9
+
+gather:
+	CMPQ       R9, CX
+	JAE        gathered
+	VMOVDQU    (SI)(R9*4), Y4
+	VMOVDQU    4(SI)(R9*4), Y5
+	VMOVDQU64  (DI)(R9*8), Z6
+	VPMOVSQD   Z6, Y7
+	VPSUBD     Z4, Z5, Z6
+	VPORD      Z6, Z2, Z2
+	VPSUBD     Z1, Z7, Z7
+	VPADDD     Z4, Z7, Z8
+	VPCMPUD    $0x01, Z6, Z7, K1
+	VPCMPUD    $0x01, Z0, Z8, K2
+	KANDW      K1, K2, K1
+	VMOVDQA64  Z3, Z6
+	KMOVW      K1, K2
+	VPGATHERDQ (DX)(Y8*8), K2, Z6
+	VMOVDQU64  Z6, (AX)(R9*8)
+	KMOVW      K1, R8
+	XORL       $0x000000ff, R8
+	SHLXQ      R9, R8, R8
+	ORQ        R8, BX
+	ADDQ       $0x08, R9
+	JMP        gather
 
 gathered:
 	VPCMPD $0x01, Z3, Z2, K1

@@ -30,7 +30,7 @@ func simdSelect(*simdSet, []int32, []byte, int) (int, int) { return 0, 0 }
 
 func simdCompress[T any](*simdSet, []T, []T, []byte, int) (int, int) { return 0, 0 }
 
-func simdElementGather32(*simdSet, []uint32, []uint32, []int32, []int64) (int, uint64, int64) {
+func simdElementGather[T any](*simdSet, []T, []T, []int32, []int64) (int, uint64, int64) {
 	return 0, 0, 0
 }
 

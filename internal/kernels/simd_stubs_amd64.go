@@ -1108,6 +1108,9 @@ func compress64AVX2(dst []uint64, src []uint64, bm []byte, words int) (done int,
 // elementGather32AVX512 gathers element ks[j] of each list offs[j]…offs[j+1] of vals into out[j] (AVX-512 F, BMI2).
 func elementGather32AVX512(out []uint32, vals []uint32, offs []int32, ks []int64) (miss uint64, down int64)
 
+// elementGather64AVX512 gathers element ks[j] of each list offs[j]…offs[j+1] of vals into out[j] (AVX-512 F, BMI2).
+func elementGather64AVX512(out []uint64, vals []uint64, offs []int32, ks []int64) (miss uint64, down int64)
+
 // wordsAndAVX512 computes dst = x & y for the words of whole blocks of 32, and returns how many words it did (AVX512).
 func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 

@@ -111,7 +111,8 @@ func main() {
 	}
 	compress2(32)
 	compress2(64)
-	elementGather512()
+	elementGather512(32)
+	elementGather512(64)
 	for _, op := range wordsOps {
 		words(op, true)
 		words(op, false)
