@@ -95,6 +95,22 @@ func regexpSplitGen(g *gen, d int) *gnode {
 	return split
 }
 
+// regexpExtractAllGen is a regexp_extract_all call, a list node carrying
+// its element type (gStr), with any pattern of regexPool (those matching
+// the empty string too: DuckDB's empty matches right after a match are
+// what colexpr's kernel reproduces) and a group of -1 to 2 (beyond the
+// pattern's groups, an error in both).
+func regexpExtractAllGen(g *gen, d int) *gnode {
+	n := call(gStr, "regexp_extract_all", g.expr(gStr, d), g.strLit(regexPool))
+	if g.pick(2) == 0 {
+		n.kids = append(n.kids, intLit(g.pick(4)-1))
+		if g.pick(2) == 0 {
+			n.kids = append(n.kids, g.strLit(regexOptPool))
+		}
+	}
+	return n
+}
+
 func call(t gtype, name string, kids ...*gnode) *gnode {
 	return &gnode{t: t, kind: "call", text: name, kids: kids}
 }
@@ -217,6 +233,13 @@ func init() {
 	)
 	stringFamily[gStr] = append(stringFamily[gStr], func(g *gen, d int) *gnode {
 		return call(gStr, "list_element", regexpSplitGen(g, d), intLit(g.pick(5)-1))
+	}, func(g *gen, d int) *gnode {
+		return call(gStr, "list_element", regexpExtractAllGen(g, d), intLit(g.pick(5)-1))
+	}, func(g *gen, d int) *gnode {
+		return call(gStr, "array_to_string", regexpExtractAllGen(g, d), g.strLit([]string{",", ""}))
+	})
+	stringFamily[gI64] = append(stringFamily[gI64], func(g *gen, d int) *gnode {
+		return call(gI64, []string{"len", "length", "array_length"}[g.pick(3)], regexpExtractAllGen(g, d))
 	})
 	stringFamily[gI32] = append(stringFamily[gI32], func(g *gen, d int) *gnode { return call(gI32, "ascii", str(g, d)) })
 	stringFamily[gBool] = append(stringFamily[gBool],

@@ -293,6 +293,57 @@ func init() {
 		}
 		return mk(t, m[group]), nil
 	}
+	refFuncs[fn.IDRegexpExtractAll] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		group := int64(0)
+		if len(v) > 2 {
+			group = intValue(v[2])
+		}
+		re, _, err := regex(str(v[1]), optArg(v, 3), false)
+		if err != nil {
+			return scalar.Scalar{}, err
+		}
+		if group > int64(re.NumSubexp()) {
+			return scalar.Scalar{}, refFail(errs.ErrInvalidArgument, "regexp_extract_all: group")
+		}
+		// DuckDB's search: from pos, the first rune j at or after it where
+		// the pattern matches, found by matching it anchored after the
+		// j runes before (so ^, \b and \B see them); after a match, on
+		// from its end, after an empty one a rune further.
+		s := str(v[0])
+		var elems []scalar.Scalar
+		for pos := 0; group >= 0 && pos <= len(s); {
+			var m []int
+			for j := pos; j <= len(s) && m == nil; {
+				at := regexp.MustCompile(`\A(?s:.{` + strconv.Itoa(utf8.RuneCountInString(s[:j])) + `})(?:` + re.String() + `)`)
+				if m = at.FindStringSubmatchIndex(s); m != nil {
+					m[0] = j
+				} else if j < len(s) {
+					_, w := utf8.DecodeRuneInString(s[j:])
+					j += w
+				} else {
+					break
+				}
+			}
+			if m == nil {
+				break
+			}
+			if k := int(group); m[2*k] < 0 {
+				elems = append(elems, scalar.Null(t.Elem()))
+			} else {
+				elems = append(elems, mk(t.Elem(), s[m[2*k]:m[2*k+1]]))
+			}
+			switch {
+			case m[1] > m[0]:
+				pos = m[1]
+			case m[1] < len(s):
+				_, w := utf8.DecodeRuneInString(s[m[1]:])
+				pos = m[1] + w
+			default:
+				pos = len(s) + 1
+			}
+		}
+		return scalar.List(t, elems), nil
+	}
 	refFuncs[fn.IDRegexpCount] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		re, _, err := regex(str(v[1]), optArg(v, 2), false)
 		if err != nil {
@@ -633,6 +684,12 @@ var stringMoreCases = []struct{ expr, data string }{
 	{"regexp_count(s, s2)", `[{"s": "abc", "s2": "b", "n64": 0}, {"s": "abc", "s2": "(", "n64": 0}]`},
 	{"regexp_split_to_array(s, s2)",
 		`[{"s": "abc123abc", "s2": "[bc]", "n64": 0}, {"s": "abc", "s2": "", "n64": 0}, {"s": "", "s2": ",", "n64": 0}, {"s": "efg", "s2": "g$", "n64": 0}, {"s": "日本語", "s2": "本", "n64": 0}, {"s": null, "s2": "x", "n64": 0}, {"s": "a", "s2": null, "n64": 0}]`},
+	{"regexp_extract_all(s, s2)",
+		`[{"s": "a1b22c", "s2": "[0-9]*", "n64": 0}, {"s": "héllo", "s2": "l*", "n64": 0}, {"s": "aab", "s2": "^a*", "n64": 0}, {"s": "ab cd", "s2": "\\b\\w*", "n64": 0}, {"s": "a\nb", "s2": "(?m)^\\w*", "n64": 0}, {"s": "abc", "s2": "\\B", "n64": 0}, {"s": "", "s2": "x*", "n64": 0}, {"s": "xay", "s2": "a|", "n64": 0}, {"s": null, "s2": "x", "n64": 0}, {"s": "a", "s2": null, "n64": 0}, {"s": "日本", "s2": ".", "n64": 0}]`},
+	{"regexp_extract_all(s, '(?:a|(b))', 1) || regexp_extract_all(s, '([a-z])([0-9]+)', 2) || regexp_extract_all(s, 'B', 0, 'i') || regexp_extract_all(s, '.', -1)",
+		`[{"s": "abab", "n64": 0}, {"s": "a1b22", "n64": 0}, {"s": "", "n64": 0}, {"s": null, "n64": 0}]`},
+	{"regexp_extract_all(s, s2, 1)", `[{"s": "abc", "s2": "(b)", "n64": 0}, {"s": "abc", "s2": "b", "n64": 0}]`},
+	{"regexp_extract_all(s, 'b', 1)", `[{"s": "abc", "n64": 0}]`},
 	{"string_split_regex(s, 'B', 'i')", `[{"s": "abcb", "n64": 0}, {"s": "ABC", "n64": 0}]`},
 	{"format('{} {:>6} {:<4}| {:^7.2f} {}', s, i32, s2, f64, d)",
 		`[{"s": "a", "i32": -12, "s2": "é", "f64": 3.14159, "d": "1.10", "n64": 0}, {"s": "", "i32": 0, "s2": "", "f64": -0.5, "d": "-2.00", "n64": 0}, {"s": null, "i32": 1, "s2": "x", "f64": 1, "d": "0", "n64": 0}]`},

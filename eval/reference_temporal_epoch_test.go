@@ -30,7 +30,19 @@ func init() {
 			}
 			return mk(t, us.Int64()), nil
 		}
-		return mk(t, refTime(v[0]).UnixMilli()), nil
+		// DuckDB's rounding, half away from zero: nanoseconds to
+		// microseconds first, then to milliseconds; computed exactly.
+		tm, u := refTime(v[0]), v[0].DType().Unit()
+		if v[0].DType().ExtID() == dtype.ExtDate || u == dtype.Second || u == dtype.Milli {
+			return mk(t, tm.UnixMilli()), nil
+		}
+		x := new(big.Rat).SetFrac(new(big.Int).Add(new(big.Int).Mul(big.NewInt(tm.Unix()), big.NewInt(1e9)), big.NewInt(int64(tm.Nanosecond()))), big.NewInt(1000))
+		if u == dtype.Nano {
+			x = new(big.Rat).SetFrac(refRoundHalfAway(x), big.NewInt(1000))
+		} else {
+			x.Quo(x, big.NewRat(1000, 1))
+		}
+		return mk(t, refRoundHalfAway(x).Int64()), nil
 	}
 	refFuncs[fn.IDToTimestamp] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		s := v[0].Value().(float64)
@@ -77,4 +89,15 @@ func (g *gen) temporalEpochCall(t dtype.DType, depth int) *expr.Bound {
 		return g.call([]fn.Function{fn.DayName, fn.MonthName}[g.intn(2)], x)
 	}
 	return nil
+}
+
+// refRoundHalfAway is x rounded to the nearest integer, half away from
+// zero.
+func refRoundHalfAway(x *big.Rat) *big.Int {
+	abs := new(big.Rat).Abs(x)
+	q := new(big.Int).Quo(new(big.Int).Add(new(big.Int).Mul(abs.Num(), big.NewInt(2)), abs.Denom()), new(big.Int).Mul(abs.Denom(), big.NewInt(2)))
+	if x.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q
 }

@@ -37,6 +37,12 @@ import "github.com/colexpr/colexpr/dtype"
 //	regexp_replace(s, p, r[, opts])      the first match replaced by r (every match with option 'g'); r
 //	                                     refers to groups as \0…\9
 //	regexp_extract(s, p[, g[, opts]])    group g (a constant 0…9) of the first match; '' when none
+//	regexp_extract_all(s, p[, g[, opts]])  list<utf8?> of group g (a constant; 0 the whole match) of
+//	                                     every match, as DuckDB finds them: an empty match right after
+//	                                     a match counts ('a1b22c' at '[0-9]*' is ['', 1, '', 22, '', ''],
+//	                                     where Go's FindAll skips two); a group that took no part is a
+//	                                     null element, a negative g gives [] and a g beyond the
+//	                                     pattern's groups is an error
 //	regexp_count(s, p[, opts])           i64 number of non-overlapping matches, found as regexp_replace's
 //	                                     'g' finds them (PostgreSQL's name; DuckDB has none)
 //	regexp_split_to_array(s, p[, opts])  list<utf8> of the parts of s between the matches (aliases
@@ -55,59 +61,62 @@ import "github.com/colexpr/colexpr/dtype"
 // does not compile, an unknown option, options or a group that are not
 // constants are errors.
 var (
-	Trim           Function = textFn{simple{IDTrim}, "ss", 1, false, dtype.Utf8(false)}
-	LTrim          Function = textFn{simple{IDLTrim}, "ss", 1, false, dtype.Utf8(false)}
-	RTrim          Function = textFn{simple{IDRTrim}, "ss", 1, false, dtype.Utf8(false)}
-	Replace        Function = textFn{simple{IDReplace}, "sss", 3, false, dtype.Utf8(false)}
-	Left           Function = textFn{simple{IDLeft}, "si", 2, true, dtype.Utf8(false)}
-	Right          Function = textFn{simple{IDRight}, "si", 2, false, dtype.Utf8(false)}
-	Reverse        Function = textFn{simple{IDReverse}, "s", 1, false, dtype.Utf8(false)}
-	Repeat         Function = textFn{simple{IDRepeat}, "si", 2, true, dtype.Utf8(false)}
-	LPad           Function = textFn{simple{IDLPad}, "sis", 3, true, dtype.Utf8(false)}
-	RPad           Function = textFn{simple{IDRPad}, "sis", 3, true, dtype.Utf8(false)}
-	SplitPart      Function = textFn{simple{IDSplitPart}, "ssi", 3, false, dtype.Utf8(false)}
-	StrPos         Function = textFn{simple{IDStrPos}, "ss", 2, false, dtype.Primitive(dtype.I64, false)}
-	ASCII          Function = textFn{simple{IDASCII}, "s", 1, false, dtype.Primitive(dtype.I32, false)}
-	Chr            Function = textFn{simple{IDChr}, "i", 1, true, dtype.Utf8(false)}
-	RegexpMatches  Function = textFn{simple{IDRegexpMatches}, "sss", 2, true, dtype.Bool(false)}
-	RegexpReplace  Function = textFn{simple{IDRegexpReplace}, "ssss", 3, true, dtype.Utf8(false)}
-	RegexpExtract  Function = textFn{simple{IDRegexpExtract}, "ssis", 2, true, dtype.Utf8(false)}
-	RegexpCount    Function = textFn{simple{IDRegexpCount}, "sss", 2, true, dtype.Primitive(dtype.I64, false)}
-	RegexpSplit    Function = textFn{simple{IDRegexpSplit}, "sss", 2, true, dtype.List(dtype.Utf8(false), false)}
-	StringSplit    Function = stringSplit{simple{IDStringSplit}}
-	ConcatWS       Function = concatWS{simple{IDConcatWS}}
-	Format         Function = formatFn{simple{IDFormat}}
-	Printf         Function = formatFn{simple{IDPrintf}}
-	stringMoreFuns          = []Function{Trim, LTrim, RTrim, Replace, Left, Right, Reverse, Repeat, LPad, RPad,
+	Trim          Function = textFn{simple{IDTrim}, "ss", 1, false, dtype.Utf8(false)}
+	LTrim         Function = textFn{simple{IDLTrim}, "ss", 1, false, dtype.Utf8(false)}
+	RTrim         Function = textFn{simple{IDRTrim}, "ss", 1, false, dtype.Utf8(false)}
+	Replace       Function = textFn{simple{IDReplace}, "sss", 3, false, dtype.Utf8(false)}
+	Left          Function = textFn{simple{IDLeft}, "si", 2, true, dtype.Utf8(false)}
+	Right         Function = textFn{simple{IDRight}, "si", 2, false, dtype.Utf8(false)}
+	Reverse       Function = textFn{simple{IDReverse}, "s", 1, false, dtype.Utf8(false)}
+	Repeat        Function = textFn{simple{IDRepeat}, "si", 2, true, dtype.Utf8(false)}
+	LPad          Function = textFn{simple{IDLPad}, "sis", 3, true, dtype.Utf8(false)}
+	RPad          Function = textFn{simple{IDRPad}, "sis", 3, true, dtype.Utf8(false)}
+	SplitPart     Function = textFn{simple{IDSplitPart}, "ssi", 3, false, dtype.Utf8(false)}
+	StrPos        Function = textFn{simple{IDStrPos}, "ss", 2, false, dtype.Primitive(dtype.I64, false)}
+	ASCII         Function = textFn{simple{IDASCII}, "s", 1, false, dtype.Primitive(dtype.I32, false)}
+	Chr           Function = textFn{simple{IDChr}, "i", 1, true, dtype.Utf8(false)}
+	RegexpMatches Function = textFn{simple{IDRegexpMatches}, "sss", 2, true, dtype.Bool(false)}
+	RegexpReplace Function = textFn{simple{IDRegexpReplace}, "ssss", 3, true, dtype.Utf8(false)}
+	RegexpExtract Function = textFn{simple{IDRegexpExtract}, "ssis", 2, true, dtype.Utf8(false)}
+	RegexpCount   Function = textFn{simple{IDRegexpCount}, "sss", 2, true, dtype.Primitive(dtype.I64, false)}
+	RegexpSplit   Function = textFn{simple{IDRegexpSplit}, "sss", 2, true, dtype.List(dtype.Utf8(false), false)}
+	// RegexpExtractAll's elements are null where the group took no part.
+	RegexpExtractAll Function = textFn{simple{IDRegexpExtractAll}, "ssis", 2, true, dtype.List(dtype.Utf8(true), false)}
+	StringSplit      Function = stringSplit{simple{IDStringSplit}}
+	ConcatWS         Function = concatWS{simple{IDConcatWS}}
+	Format           Function = formatFn{simple{IDFormat}}
+	Printf           Function = formatFn{simple{IDPrintf}}
+	stringMoreFuns            = []Function{Trim, LTrim, RTrim, Replace, Left, Right, Reverse, Repeat, LPad, RPad,
 		SplitPart, StringSplit, StrPos, ConcatWS, ASCII, Chr, Format, Printf, RegexpMatches, RegexpReplace, RegexpExtract,
-		RegexpCount, RegexpSplit}
+		RegexpCount, RegexpSplit, RegexpExtractAll}
 )
 
 // The ids of the DuckDB-dialect string functions.
 const (
-	IDTrim          = "trim"
-	IDLTrim         = "ltrim"
-	IDRTrim         = "rtrim"
-	IDReplace       = "replace"
-	IDLeft          = "left"
-	IDRight         = "right"
-	IDReverse       = "reverse"
-	IDRepeat        = "repeat"
-	IDLPad          = "lpad"
-	IDRPad          = "rpad"
-	IDSplitPart     = "split_part"
-	IDStringSplit   = "string_split"
-	IDStrPos        = "strpos"
-	IDConcatWS      = "concat_ws"
-	IDASCII         = "ascii"
-	IDChr           = "chr"
-	IDFormat        = "format"
-	IDPrintf        = "printf"
-	IDRegexpMatches = "regexp_matches"
-	IDRegexpReplace = "regexp_replace"
-	IDRegexpExtract = "regexp_extract"
-	IDRegexpCount   = "regexp_count"
-	IDRegexpSplit   = "regexp_split_to_array"
+	IDTrim             = "trim"
+	IDLTrim            = "ltrim"
+	IDRTrim            = "rtrim"
+	IDReplace          = "replace"
+	IDLeft             = "left"
+	IDRight            = "right"
+	IDReverse          = "reverse"
+	IDRepeat           = "repeat"
+	IDLPad             = "lpad"
+	IDRPad             = "rpad"
+	IDSplitPart        = "split_part"
+	IDStringSplit      = "string_split"
+	IDStrPos           = "strpos"
+	IDConcatWS         = "concat_ws"
+	IDASCII            = "ascii"
+	IDChr              = "chr"
+	IDFormat           = "format"
+	IDPrintf           = "printf"
+	IDRegexpMatches    = "regexp_matches"
+	IDRegexpReplace    = "regexp_replace"
+	IDRegexpExtract    = "regexp_extract"
+	IDRegexpCount      = "regexp_count"
+	IDRegexpSplit      = "regexp_split_to_array"
+	IDRegexpExtractAll = "regexp_extract_all"
 )
 
 func init() {
@@ -116,29 +125,30 @@ func init() {
 		return &Properties{Prec: PrecPostfix, Coercion: CoerceNullLiterals, Substrait: substrait, NullArgs: nullArgs}
 	}
 	for id, p := range map[string]*Properties{
-		IDTrim:          call("trim", text),
-		IDLTrim:         call("ltrim", text),
-		IDRTrim:         call("rtrim", text),
-		IDReplace:       call("replace", text),
-		IDLeft:          call("left", text, i64),
-		IDRight:         call("right", text, i64),
-		IDReverse:       call("reverse", text),
-		IDRepeat:        call("repeat", text, i64),
-		IDLPad:          call("lpad", text, i64, text),
-		IDRPad:          call("", text, i64, text), // Substrait's rpad cuts a long string on the left; DuckDB's on the right
-		IDSplitPart:     call("", text, text, i64),
-		IDStringSplit:   call("string_split", text),
-		IDStrPos:        call("strpos", text),
-		IDConcatWS:      {Prec: PrecPostfix, Coercion: CoerceText},
-		IDASCII:         call("", text),
-		IDChr:           call("", dtype.Primitive(dtype.I32, true)),
-		IDFormat:        call("", text, dtype.Null()),
-		IDPrintf:        call("", text, dtype.Null()),
-		IDRegexpMatches: call("", text),
-		IDRegexpReplace: call("", text),
-		IDRegexpExtract: call("", text, text, i64, text),
-		IDRegexpCount:   call("", text),
-		IDRegexpSplit:   call("", text),
+		IDTrim:             call("trim", text),
+		IDLTrim:            call("ltrim", text),
+		IDRTrim:            call("rtrim", text),
+		IDReplace:          call("replace", text),
+		IDLeft:             call("left", text, i64),
+		IDRight:            call("right", text, i64),
+		IDReverse:          call("reverse", text),
+		IDRepeat:           call("repeat", text, i64),
+		IDLPad:             call("lpad", text, i64, text),
+		IDRPad:             call("", text, i64, text), // Substrait's rpad cuts a long string on the left; DuckDB's on the right
+		IDSplitPart:        call("", text, text, i64),
+		IDStringSplit:      call("string_split", text),
+		IDStrPos:           call("strpos", text),
+		IDConcatWS:         {Prec: PrecPostfix, Coercion: CoerceText},
+		IDASCII:            call("", text),
+		IDChr:              call("", dtype.Primitive(dtype.I32, true)),
+		IDFormat:           call("", text, dtype.Null()),
+		IDPrintf:           call("", text, dtype.Null()),
+		IDRegexpMatches:    call("", text),
+		IDRegexpReplace:    call("", text),
+		IDRegexpExtract:    call("", text, text, i64, text),
+		IDRegexpCount:      call("", text),
+		IDRegexpSplit:      call("", text),
+		IDRegexpExtractAll: call("", text, text, i64, text),
 	} {
 		builtinProperties[id] = p
 	}

@@ -67,6 +67,8 @@ func (f textFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 		out, err = kernels.RegexpCount(mem, args, ret)
 	case IDRegexpSplit:
 		out, err = kernels.RegexpSplit(mem, args, ret)
+	case IDRegexpExtractAll:
+		out, err = kernels.RegexpExtractAll(mem, args, ret)
 	default:
 		return datum.Datum{}, fmt.Errorf("%s: no kernel", f.id)
 	}

@@ -19,7 +19,8 @@ import (
 //	                          to i64); an error where the microseconds do not
 //	                          fit an i64
 //	epoch_ms(x)               i64: the milliseconds since 1970-01-01 of a date
-//	                          or timestamp, rounded toward the past
+//	                          or timestamp, rounded to the nearest, half away
+//	                          from zero (nanoseconds to microseconds first)
 //	to_timestamp(s)           timestamp(us, UTC) (DuckDB's TIMESTAMP WITH TIME
 //	                          ZONE) of f64 seconds since 1970-01-01 (numbers
 //	                          are cast to f64), rounded to the microsecond; NaN,

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -343,6 +344,124 @@ func RegexpExtract(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (d
 		}
 		if m != nil && m[2*k] >= 0 {
 			b.write(v[m[2*k]:m[2*k+1]])
+		}
+		return nil
+	})
+}
+
+// RegexpExtractAll is regexp_extract_all(s, pattern[, group[, options]]):
+// group (a constant; 0, the default, is the whole match) of every match of
+// pattern in s, left to right, as DuckDB finds them: after a match the
+// search goes on where it ended, and after an empty match one character
+// further, so an empty match right after a match counts (Go's FindAll
+// skips it: 'a1b22c' at '[0-9]*' is [”, 1, ”, 22, ”, ”] here and in
+// DuckDB). A group that took no part in a match is a null element; a
+// negative group gives an empty list and a group beyond the pattern's is
+// an error, as in DuckDB.
+func RegexpExtractAll(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	var opts regexOptions
+	if len(args) > 3 {
+		var err error
+		if opts, err = parseRegexOptions(args[3], false); err != nil {
+			return datum.Datum{}, err
+		}
+	}
+	group := int64(0)
+	if len(args) > 2 {
+		g := args[2]
+		if !g.IsScalar() {
+			return datum.Datum{}, fmt.Errorf("the group must be a constant integer: %w", errs.ErrInvalidArgument)
+		}
+		if !g.Scalar().IsNull() { // a null group is a null result, below
+			gi, err := newIntArg(g)
+			if err != nil {
+				return datum.Datum{}, err
+			}
+			group = gi.sc
+		}
+	}
+	s, err := newStrArg(args[0])
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	cache, err := newRegexCache(args[1], opts)
+	if err != nil {
+		return datum.Datum{}, err
+	}
+	checkGroup := func(re *regexp.Regexp) error {
+		if group > int64(re.NumSubexp()) {
+			return fmt.Errorf("the pattern has %d groups: there is no group %d: %w", re.NumSubexp(), group, errs.ErrInvalidArgument)
+		}
+		return nil
+	}
+	if args[1].IsScalar() && !args[1].Scalar().IsNull() {
+		re, _ := cache.at(0) // compiled by newRegexCache
+		if err := checkGroup(re); err != nil {
+			return datum.Datum{}, err
+		}
+	}
+	var after *regexp.Regexp // the pattern after one character of context
+	var afterOf *regexp.Regexp
+	return utf8ListRows(mem, args, ret, s.size(args[0].Len())/2, func(i int, b *listBuilder) error {
+		re, err := cache.at(i)
+		if err != nil {
+			return err
+		}
+		if err := checkGroup(re); err != nil {
+			return err
+		}
+		v := s.at(i)
+		if group < 0 {
+			return nil
+		}
+		if afterOf != re {
+			// Searching from pos > 0 must see the text before pos, for ^,
+			// \b and \B: the pattern is run on v from the character
+			// before pos, which a non-capturing (?s:.) consumes.
+			if after, err = regexp.Compile(`(?s:.)(?:` + re.String() + `)`); err != nil {
+				return fmt.Errorf("the pattern after a character: %v: %w", err, errs.ErrInvalidArgument)
+			}
+			afterOf = re
+		}
+		k := int(group)
+		for pos := 0; pos <= len(v); {
+			var m []int
+			if pos == 0 {
+				m = re.FindSubmatchIndex(v)
+			} else {
+				_, w := utf8.DecodeLastRune(v[:pos])
+				from := pos - w
+				if m = after.FindSubmatchIndex(v[from:]); m != nil {
+					for j := range m {
+						if m[j] >= 0 {
+							m[j] += from
+						}
+					}
+					// The match of the pattern starts after the character
+					// (?s:.) took.
+					_, w := utf8.DecodeRune(v[m[0]:])
+					m[0] += w
+				}
+			}
+			if m == nil {
+				break
+			}
+			if m[2*k] < 0 {
+				err = b.addNull()
+			} else {
+				err = b.add(v[m[2*k]:m[2*k+1]])
+			}
+			if err != nil {
+				return err
+			}
+			if m[1] > m[0] {
+				pos = m[1]
+			} else if pos = m[1]; pos < len(v) {
+				_, w := utf8.DecodeRune(v[pos:])
+				pos += w
+			} else {
+				break
+			}
 		}
 		return nil
 	})

@@ -66,6 +66,28 @@ func TestRegexpExtract(t *testing.T) {
 	}, RegexpExtract)
 }
 
+// TestRegexpExtractAll: DuckDB's answers (bench/cmd/duckquery), empty
+// matches right after a match and anchors after the first match included.
+func TestRegexpExtractAll(t *testing.T) {
+	list := dtype.List(dtype.Utf8(true), false)
+	listN := dtype.List(dtype.Utf8(true), true)
+	runCases(t, []kernelCase{
+		{name: "words", args: []in{col(strN, `["hello world", null, ""]`), s(`\w+`)}, ret: listN, want: `[["hello", "world"], null, []]`},
+		{name: "empty matches", args: []in{col(str, `["abc", "a1b22c", "héllo", "xay", "aa", "", "ab"]`), col(str, `["x*", "[0-9]*", "l*", "a|", "a*", "x*", ""]`)}, ret: list,
+			want: `[["", "", "", ""], ["", "1", "", "22", "", ""], ["", "", "ll", "", ""], ["", "a", "", ""], ["aa", ""], [""], ["", "", ""]]`},
+		{name: "anchors see the text before", args: []in{col(str, `["aab", "ab cd", "a\nb", "abc"]`), col(str, `["^a*", "\\b\\w*", "(?m)^\\w*", "\\B"]`)}, ret: list,
+			want: `[["aa"], ["ab", "", "cd", ""], ["a", "b"], ["", ""]]`},
+		{name: "group", args: []in{s("a1b22"), s("([a-z])([0-9]+)"), n64(2)}, ret: list, want: `[["1", "22"]]`},
+		{name: "group not taking part", args: []in{s("abab"), s("(?:a|(b))"), n64(1)}, ret: list, want: `[[null, "b", null, "b"]]`},
+		{name: "negative group", args: []in{s("abc"), s("."), n64(-1)}, ret: list, want: `[[]]`},
+		{name: "null group", args: []in{col(strN, `["abc", null]`), s("b"), lit(scalar.Null(i64))}, ret: listN, want: `[null, null]`},
+		{name: "fold", args: []in{s("ABCb"), s("b"), n64(0), s("i")}, ret: list, want: `[["B", "b"]]`},
+		{name: "group beyond the pattern's", args: []in{s("abc"), s("(b)"), n64(2)}, ret: list, errText: "the pattern has 1 groups: there is no group 2"},
+		{name: "group beyond a row's pattern", args: []in{col(str, `["abc", "abc"]`), col(str, `["(b)", "b"]`), n64(1)}, ret: list, errText: "there is no group 1"},
+		{name: "group per row", args: []in{col(str, `["abc"]`), s("b"), col(i64, `[0]`)}, ret: list, errText: "must be a constant"},
+	}, RegexpExtractAll)
+}
+
 // regexp_count (PostgreSQL's name; DuckDB has none) and
 // regexp_split_to_array: values as Go's regexp finds the matches, not
 // checked against DuckDB here (bench's differential test compares

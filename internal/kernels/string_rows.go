@@ -13,6 +13,7 @@ package kernels
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/datum"
@@ -200,11 +201,13 @@ type listBuilder struct {
 	offBuf *memory.Buffer
 	offs   []int32
 	elems  *strBuilder
-	n      int // rows written
+	n      int   // rows written
+	nulls  []int // the null elements, by index (rare: kept as a list)
+	mem    memory.Allocator
 }
 
 func newListBuilder(mem memory.Allocator, n, elemHint, dataHint int) *listBuilder {
-	b := &listBuilder{offBuf: memory.NewResizableBuffer(mem), elems: newStrBuilder(mem, elemHint, dataHint)}
+	b := &listBuilder{offBuf: memory.NewResizableBuffer(mem), elems: newStrBuilder(mem, elemHint, dataHint), mem: mem}
 	b.offBuf.Resize((n + 1) * 4)
 	b.offs = arrow.Int32Traits.CastFromBytes(b.offBuf.Bytes())
 	b.offs[0] = 0
@@ -221,6 +224,12 @@ func (b *listBuilder) add(p []byte) error {
 	}
 	e.write(p)
 	return e.end()
+}
+
+// addNull adds a null element to the current row.
+func (b *listBuilder) addNull() error {
+	b.nulls = append(b.nulls, b.elems.n)
+	return b.add(nil)
 }
 
 // end closes the current row.
@@ -242,7 +251,16 @@ func (b *listBuilder) release() {
 func (b *listBuilder) finish(dt arrow.DataType, validity *memory.Buffer, nulls int) arrow.Array {
 	e := b.elems
 	e.offBuf.ResizeNoShrink((e.n + 1) * 4)
-	child := e.finish(dt.(*arrow.ListType).Elem(), nil, 0)
+	var valid *memory.Buffer
+	if len(b.nulls) > 0 {
+		valid = ZeroedBitmap(b.mem, e.n)
+		bits := valid.Bytes()
+		bitutil.SetBitsTo(bits, 0, int64(e.n), true)
+		for _, i := range b.nulls {
+			bitutil.ClearBit(bits, i)
+		}
+	}
+	child := e.finish(dt.(*arrow.ListType).Elem(), valid, len(b.nulls))
 	defer child.Release()
 	arr := makeArray(dt, b.n, []*memory.Buffer{validity, b.offBuf}, []arrow.ArrayData{child.Data()}, nulls, 0)
 	b.offBuf = nil

@@ -3,7 +3,8 @@ package kernels
 // dayname and monthname (English names, as DuckDB gives them), and the
 // conversions between epoch numbers and timestamps: epoch_ms of
 // milliseconds (a timestamp in microseconds) or of a date or timestamp (its
-// milliseconds since 1970-01-01, rounded toward the past), and
+// milliseconds since 1970-01-01, rounded to the nearest, half away from
+// zero), and
 // to_timestamp of seconds (an f64, rounded to the microsecond as a cast of
 // a double rounds: to nearest, ties to even).
 
@@ -57,16 +58,22 @@ func EpochMsToTimestamp(mem memory.Allocator, x datum.Datum, ret dtype.DType) (d
 }
 
 // EpochMs is epoch_ms(x) of a date or timestamp stored as in: its
-// milliseconds since 1970-01-01 00:00:00, rounded toward the past (as
-// DuckDB gives them), as i64.
+// milliseconds since 1970-01-01 00:00:00, as i64, rounded as DuckDB
+// rounds them: to the nearest, half away from zero (0.5 ms is 1 and
+// -0.5 ms is -1), nanoseconds first to microseconds and those to
+// milliseconds, so 0.4995 ms is 1.
 func EpochMs(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
 	if in.Date {
 		return checkedRows(mem, x, ret, func(v int32) (int64, bool) { return int64(v) * secondsPerDay * 1000, true })
 	}
 	per := in.PerSecond
 	if per >= 1000 {
-		k := per / 1000
-		return checkedRows(mem, x, ret, func(v int64) (int64, bool) { return floorDiv(v, k), true })
+		return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
+			for k := per; k > 1000; k /= 1000 {
+				v = roundDivHalfAway(v, 1000) // ns to µs, µs to ms
+			}
+			return v, true
+		})
 	}
 	k := 1000 / per
 	return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
@@ -75,6 +82,23 @@ func EpochMs(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) 
 		}
 		return v * k, true
 	})
+}
+
+// roundDivHalfAway is a / b (b > 0) rounded to the nearest integer, half
+// away from zero.
+func roundDivHalfAway(a, b int64) int64 {
+	q, r := a/b, a%b
+	if r < 0 {
+		r = -r
+	}
+	if 2*r >= b {
+		if a < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
 }
 
 // toTimestampOne is the microseconds of s seconds, rounded to nearest

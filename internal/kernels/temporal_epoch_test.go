@@ -47,9 +47,11 @@ func TestEpochMs(t *testing.T) {
 	}
 	runCases(t, []kernelCase{
 		{name: "dates", args: []in{col(dtype.Date(true), `["1969-12-31", "2020-01-01", null]`)}, ret: i64N, want: `[-86400000, 1577836800000, null]`},
-		{name: "microseconds round toward the past", args: []in{col(ts, `["1969-12-31T23:59:59.9995", "2020-01-01T00:00:00.5"]`)}, ret: i64N,
-			want: `[-1, 1577836800500]`},
-		{name: "nanoseconds", args: []in{col(dtype.Timestamp(dtype.Nano, "", true), `["1969-12-31T23:59:59.999999999"]`)}, ret: i64N, want: `[-1]`},
+		// DuckDB's answers: to the nearest, half away from zero.
+		{name: "microseconds round half away from zero", args: []in{col(ts, `["1969-12-31T23:59:59.9995", "2020-01-01T00:00:00.5", "1970-01-01T00:00:00.0004", "1970-01-01T00:00:00.0006", "1970-01-01T00:00:00.0005", "1969-12-31T23:59:59.9994", "1969-12-31T23:59:59.9985", "1970-01-01T00:00:00.0025"]`)}, ret: i64N,
+			want: `[-1, 1577836800500, 0, 1, 1, -1, -2, 3]`},
+		{name: "nanoseconds round to microseconds first", args: []in{col(dtype.Timestamp(dtype.Nano, "", true), `["1969-12-31T23:59:59.999999999", "1970-01-01T00:00:00.0004995", "1970-01-01T00:00:00.000499499", "1969-12-31T23:59:59.9995005", "1969-12-31T23:59:59.999500499"]`)}, ret: i64N,
+			want: `[0, 1, 0, -1, -1]`},
 		{name: "seconds", args: []in{col(dtype.Timestamp(dtype.Second, "", true), `["1970-01-01T00:00:02"]`)}, ret: i64N, want: `[2000]`},
 	}, of)
 }
