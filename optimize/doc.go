@@ -36,6 +36,18 @@
 // hash-table probe, then a look at the parent or the arguments where the
 // versions differ.
 //
+// A node may appear in a tree more than once: expr.Bind makes one node per
+// column read, so the $.x of x = 0 OR x = 1 OR … is one node under every
+// comparison. When the rules leave such a node alone, and its children
+// are leaves or such nodes, none of them asking the Context about its
+// position (Context.Parent, Context.Lookup), the run remembers it (a few
+// entries, by address) and takes it as its own result wherever else it
+// meets it under a parent of the same kind (one that calls the node's
+// function, or not), without calling the rules again; its parents, whose
+// children then need no work, go to the rules without a frame. The result,
+// the trace and the counters are those of the same tree with every node
+// distinct (a test checks it over every golden case).
+//
 // After a rewrite the replacement takes the node's place and is optimized
 // again: its new children first (children and grandchildren of the replaced
 // node are already optimized and are not walked again), then the
@@ -122,7 +134,8 @@
 // a replacement of another dtype: when a rewrite would change nullability,
 // skip it, or keep the dtype with `CAST(x AS t?)` when only the top-level
 // nullability grows. A rule must be a pure function of the node (and of
-// the Context): that keeps runs deterministic. It must not assume more than
+// the Context): that keeps runs deterministic, and lets a run skip calling
+// it again on a node it left alone elsewhere in the tree (see The engine). It must not assume more than
 // the dtypes say: a nullable expression may be null, a float may be NaN or
 // -0.0, and integer arithmetic can fail. Removing an evaluation error is
 // fine (`x AND false` is false even where x would fail); introducing one is
