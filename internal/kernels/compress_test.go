@@ -374,14 +374,15 @@ func TestCompressExample(t *testing.T) {
 // BenchmarkCompress: filtering a column of 65 536 rows by a bitmap,
 // straight from the bitmap (CompressData) or as eval did before, listing
 // the rows (AppendSelected) and gathering them (GatherData), under each
-// set. The allocator hands the same buffers back each time, so that the
-// work is measured rather than the Go allocator's zeroing and the GC:
+// set. The allocator (newRecycler) hands the same buffers back each time,
+// so that the work is measured rather than the Go allocator's zeroing and
+// the GC:
 //
 //	go test -run '^$' -bench Compress -count 6 ./internal/kernels | benchstat -col /method -
 func BenchmarkCompress(b *testing.B) {
 	const n = 1 << 16
 	rng := rand.New(rand.NewPCG(29, 30))
-	mem := &reuseAllocator{free: map[int][][]byte{}}
+	mem := newRecycler()
 	for _, typ := range []arrow.DataType{arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Int64, &arrow.Decimal128Type{Precision: 38, Scale: 2}} {
 		d := randData(rng, mem, typ, n, false)
 		for _, p := range []float64{0.25, 0.5, 0.9} {
@@ -421,28 +422,3 @@ func BenchmarkCompress(b *testing.B) {
 		d.Release()
 	}
 }
-
-// reuseAllocator is an allocator for benchmarks that keeps the buffers
-// freed and hands them back, unzeroed, for the next allocation of the
-// same size.
-type reuseAllocator struct{ free map[int][][]byte }
-
-func (a *reuseAllocator) Allocate(size int) []byte {
-	if bs := a.free[size]; len(bs) > 0 {
-		a.free[size] = bs[:len(bs)-1]
-		return bs[len(bs)-1]
-	}
-	return make([]byte, size, size+64)
-}
-
-func (a *reuseAllocator) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) {
-		return b[:size]
-	}
-	nb := a.Allocate(size)
-	copy(nb, b)
-	a.Free(b)
-	return nb
-}
-
-func (a *reuseAllocator) Free(b []byte) { a.free[len(b)] = append(a.free[len(b)], b) }
