@@ -79,6 +79,14 @@ func (g *gen) strLit(pool []string) *gnode {
 	return &gnode{t: gStr, kind: "lit", text: "'" + strings.ReplaceAll(s, "'", "''") + "'"}
 }
 
+// likePlainPool are the patterns of likePool without a backslash.
+var likePlainPool = []string{"%", "_", "a%", "%c", "%b%", "a_c", "A%", "__", "", "ab", "%ab%ab%", "ü%", "_%_", "日%"}
+
+// globPool are GLOB patterns: stars, question marks (one byte each), sets
+// with ranges, negations, a ] first and a - last, escapes, and patterns
+// that never match (an unclosed [, a trailing \).
+var globPool = []string{"*", "a*", "*b*", "?", "??", "a?c", "[a-c]*", "*[!a-z]*", "[]a]*", "*[x-]", "\\*", "a\\", "[a", "ü*", "?b*", "", "*a*a*b", "[^a]*"}
+
 // splitRegexPool are the patterns of regexPool that cannot match the empty
 // string: at an empty match, colexpr's regexp_split_to_array and DuckDB's
 // split differently (knownDifferences).
@@ -245,6 +253,28 @@ func init() {
 	stringFamily[gBool] = append(stringFamily[gBool],
 		func(g *gen, d int) *gnode {
 			n := call(gBool, "regexp_matches", str(g, d), g.strLit(regexPool))
+			if g.pick(2) == 0 {
+				n.kids = append(n.kids, g.strLit(regexOptPool))
+			}
+			return n
+		},
+		func(g *gen, d int) *gnode {
+			// The pattern operators, spelt the same in both dialects.
+			switch g.pick(4) {
+			case 0:
+				return &gnode{t: gBool, kind: "op", text: []string{"GLOB", "NOT GLOB"}[g.pick(2)], kids: []*gnode{str(g, d), g.strLit(globPool)}}
+			case 1:
+				return &gnode{t: gBool, kind: "op", text: []string{"~", "!~", "SIMILAR TO", "NOT SIMILAR TO"}[g.pick(4)], kids: []*gnode{str(g, d), g.strLit(regexPool)}}
+			case 2:
+				if g.pick(4) == 0 {
+					return &gnode{t: gBool, kind: "op", text: "^@", kids: []*gnode{str(g, d), str(g, d)}}
+				}
+				// colexpr's LIKE escapes with \ by default and DuckDB's does
+				// not (TestDifferential gives DuckDB's LIKE an ESCAPE '\', which
+				// its ~~ cannot take): patterns without one.
+				return &gnode{t: gBool, kind: "op", text: []string{"~~", "!~~", "~~*", "!~~*"}[g.pick(4)], kids: []*gnode{str(g, d), g.strLit(likePlainPool)}}
+			}
+			n := call(gBool, "regexp_full_match", str(g, d), g.strLit(regexPool))
 			if g.pick(2) == 0 {
 				n.kids = append(n.kids, g.strLit(regexOptPool))
 			}

@@ -238,6 +238,89 @@ func init() {
 		}
 		return mk(t, re.MatchString(str(v[0]))), nil
 	}
+	refFuncs[fn.IDRegexpFullMatch] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		re, _, err := regex(str(v[1]), optArg(v, 2), false)
+		if err != nil {
+			return scalar.Scalar{}, err
+		}
+		// Leftmost-longest: where a match of all of s exists, it starts
+		// leftmost and is longest.
+		re.Longest()
+		m := re.FindStringIndex(str(v[0]))
+		return mk(t, m != nil && m[0] == 0 && m[1] == len(str(v[0]))), nil
+	}
+	refFuncs[fn.IDGlob] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
+		// The bytes as the runes U+0000…U+00FF, and the pattern as a
+		// regular expression over them.
+		latin := func(b string) string {
+			r := make([]rune, len(b))
+			for i := range len(b) {
+				r[i] = rune(b[i])
+			}
+			return string(r)
+		}
+		p := str(v[1])
+		var src strings.Builder
+		src.WriteString(`\A`)
+		for i := 0; i < len(p); i++ {
+			switch c := p[i]; c {
+			case '*':
+				src.WriteString(`(?s:.)*`)
+			case '?':
+				src.WriteString(`(?s:.)`)
+			case '\\':
+				if i+1 == len(p) {
+					return mk(t, false), nil
+				}
+				i++
+				src.WriteString(regexp.QuoteMeta(latin(p[i : i+1])))
+			case '[':
+				// Members until a ] that is not first; a-z a range unless
+				// the - is last; ! first negates.
+				j, neg := i+1, false
+				if j < len(p) && p[j] == '!' {
+					j, neg = j+1, true
+				}
+				var set strings.Builder
+				closed := false
+				for k := j; k < len(p); {
+					if p[k] == ']' && k > j {
+						closed, i = true, k
+						break
+					}
+					if k+2 < len(p) && p[k+1] == '-' && p[k+2] != ']' {
+						if p[k] <= p[k+2] {
+							fmt.Fprintf(&set, `\x{%x}-\x{%x}`, p[k], p[k+2])
+						}
+						k += 3
+						continue
+					}
+					if k+1 == len(p) {
+						break
+					}
+					fmt.Fprintf(&set, `\x{%x}`, p[k])
+					k++
+				}
+				if !closed {
+					return mk(t, false), nil
+				}
+				switch {
+				case set.Len() == 0 && neg:
+					src.WriteString(`(?s:.)`)
+				case set.Len() == 0:
+					src.WriteString(`[^\x{0}-\x{10FFFF}]`)
+				case neg:
+					src.WriteString(`[^` + set.String() + `]`)
+				default:
+					src.WriteString(`[` + set.String() + `]`)
+				}
+			default:
+				src.WriteString(regexp.QuoteMeta(latin(p[i : i+1])))
+			}
+		}
+		src.WriteString(`\z`)
+		return mk(t, regexp.MustCompile(src.String()).MatchString(latin(str(v[0])))), nil
+	}
 	refFuncs[fn.IDRegexpReplace] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		re, global, err := regex(str(v[1]), optArg(v, 3), true)
 		if err != nil {
@@ -690,6 +773,9 @@ var stringMoreCases = []struct{ expr, data string }{
 		`[{"s": "abab", "n64": 0}, {"s": "a1b22", "n64": 0}, {"s": "", "n64": 0}, {"s": null, "n64": 0}]`},
 	{"regexp_extract_all(s, s2, 1)", `[{"s": "abc", "s2": "(b)", "n64": 0}, {"s": "abc", "s2": "b", "n64": 0}]`},
 	{"regexp_extract_all(s, 'b', 1)", `[{"s": "abc", "n64": 0}]`},
+	{"{g: s GLOB s2, n: s NOT GLOB s2, f: s SIMILAR TO s2, t: s ~ s2, u: s !~ s2, l: s ~~ s2, i: s !~~* s2, p: s ^@ s2}",
+		`[{"s": "abc", "s2": "a*", "n64": 0}, {"s": "ábc", "s2": "?bc", "n64": 0}, {"s": "ábc", "s2": "??bc", "n64": 0}, {"s": "a-", "s2": "a[x-]", "n64": 0}, {"s": "^", "s2": "[]-a]", "n64": 0}, {"s": "abc", "s2": "a[!b]c", "n64": 0}, {"s": "abc", "s2": "a[^b]c", "n64": 0}, {"s": "ac", "s2": "a\\\\c", "n64": 0}, {"s": "a[", "s2": "a[", "n64": 0}, {"s": "ab", "s2": "a|ab", "n64": 0}, {"s": "", "s2": "", "n64": 0}, {"s": null, "s2": "x", "n64": 0}, {"s": "x", "s2": null, "n64": 0}, {"s": "aaaaaaaaaaaaab", "s2": "*a*a*a*b", "n64": 0}]`},
+	{"regexp_full_match(s, 'B.', 'i') AND s GLOB '*[a-c]'", `[{"s": "bc", "n64": 0}, {"s": "abc", "n64": 0}, {"s": "Bz", "n64": 0}]`},
 	{"string_split_regex(s, 'B', 'i')", `[{"s": "abcb", "n64": 0}, {"s": "ABC", "n64": 0}]`},
 	{"format('{} {:>6} {:<4}| {:^7.2f} {}', s, i32, s2, f64, d)",
 		`[{"s": "a", "i32": -12, "s2": "é", "f64": 3.14159, "d": "1.10", "n64": 0}, {"s": "", "i32": 0, "s2": "", "f64": -0.5, "d": "-2.00", "n64": 0}, {"s": null, "i32": 1, "s2": "x", "f64": 1, "d": "0", "n64": 0}]`},

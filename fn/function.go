@@ -66,8 +66,8 @@
 //	             str_split, string_to_array), ascii, chr, format, printf,
 //	             levenshtein (editdist3), bit_length, translate, md5, to_base64
 //	             (base64), from_base64
-//	regexp       regexp_matches, regexp_replace, regexp_extract,
-//	             regexp_extract_all, regexp_count,
+//	regexp       regexp_matches (~), regexp_full_match (SIMILAR TO), glob (GLOB),
+//	             regexp_replace, regexp_extract, regexp_extract_all, regexp_count,
 //	             regexp_split_to_array (string_split_regex, str_split_regex)
 //	list         list_value (array_value), list_element (list_extract),
 //	             list_length (len, array_length), list_slice (array_slice),

@@ -33,7 +33,14 @@ import "github.com/colexpr/colexpr/dtype"
 //	printf(f, args…)                     C-style: %[flags][width][.prec] with d i u x X o c f F e E g G s and
 //	                                     %%; a conversion of the wrong type (%s of an integer, %d of a
 //	                                     string) is an error, as in DuckDB; other conversions are errors
-//	regexp_matches(s, p[, opts])         whether p matches somewhere in s
+//	regexp_matches(s, p[, opts])         whether p matches somewhere in s (the operator s ~ p; s !~ p
+//	                                     is its NOT)
+//	regexp_full_match(s, p[, opts])      whether p matches all of s (s SIMILAR TO p, with DuckDB's
+//	                                     regular expressions, not SQL's SIMILAR TO patterns)
+//	glob(s, p)                           s GLOB p: * any run of bytes, ? one byte, [a-z] and [!a-z] a
+//	                                     byte in (not in) a set, \x the byte x; byte by byte and
+//	                                     case-sensitive, as DuckDB; an unclosed [ or a trailing \
+//	                                     matches nothing (DuckDB has no glob function, only the operator)
 //	regexp_replace(s, p, r[, opts])      the first match replaced by r (every match with option 'g'); r
 //	                                     refers to groups as \0…\9
 //	regexp_extract(s, p[, g[, opts]])    group g (a constant 0…9) of the first match; '' when none
@@ -61,25 +68,27 @@ import "github.com/colexpr/colexpr/dtype"
 // does not compile, an unknown option, options or a group that are not
 // constants are errors.
 var (
-	Trim          Function = textFn{simple{IDTrim}, "ss", 1, false, dtype.Utf8(false)}
-	LTrim         Function = textFn{simple{IDLTrim}, "ss", 1, false, dtype.Utf8(false)}
-	RTrim         Function = textFn{simple{IDRTrim}, "ss", 1, false, dtype.Utf8(false)}
-	Replace       Function = textFn{simple{IDReplace}, "sss", 3, false, dtype.Utf8(false)}
-	Left          Function = textFn{simple{IDLeft}, "si", 2, true, dtype.Utf8(false)}
-	Right         Function = textFn{simple{IDRight}, "si", 2, false, dtype.Utf8(false)}
-	Reverse       Function = textFn{simple{IDReverse}, "s", 1, false, dtype.Utf8(false)}
-	Repeat        Function = textFn{simple{IDRepeat}, "si", 2, true, dtype.Utf8(false)}
-	LPad          Function = textFn{simple{IDLPad}, "sis", 3, true, dtype.Utf8(false)}
-	RPad          Function = textFn{simple{IDRPad}, "sis", 3, true, dtype.Utf8(false)}
-	SplitPart     Function = textFn{simple{IDSplitPart}, "ssi", 3, false, dtype.Utf8(false)}
-	StrPos        Function = textFn{simple{IDStrPos}, "ss", 2, false, dtype.Primitive(dtype.I64, false)}
-	ASCII         Function = textFn{simple{IDASCII}, "s", 1, false, dtype.Primitive(dtype.I32, false)}
-	Chr           Function = textFn{simple{IDChr}, "i", 1, true, dtype.Utf8(false)}
-	RegexpMatches Function = textFn{simple{IDRegexpMatches}, "sss", 2, true, dtype.Bool(false)}
-	RegexpReplace Function = textFn{simple{IDRegexpReplace}, "ssss", 3, true, dtype.Utf8(false)}
-	RegexpExtract Function = textFn{simple{IDRegexpExtract}, "ssis", 2, true, dtype.Utf8(false)}
-	RegexpCount   Function = textFn{simple{IDRegexpCount}, "sss", 2, true, dtype.Primitive(dtype.I64, false)}
-	RegexpSplit   Function = textFn{simple{IDRegexpSplit}, "sss", 2, true, dtype.List(dtype.Utf8(false), false)}
+	Trim            Function = textFn{simple{IDTrim}, "ss", 1, false, dtype.Utf8(false)}
+	LTrim           Function = textFn{simple{IDLTrim}, "ss", 1, false, dtype.Utf8(false)}
+	RTrim           Function = textFn{simple{IDRTrim}, "ss", 1, false, dtype.Utf8(false)}
+	Replace         Function = textFn{simple{IDReplace}, "sss", 3, false, dtype.Utf8(false)}
+	Left            Function = textFn{simple{IDLeft}, "si", 2, true, dtype.Utf8(false)}
+	Right           Function = textFn{simple{IDRight}, "si", 2, false, dtype.Utf8(false)}
+	Reverse         Function = textFn{simple{IDReverse}, "s", 1, false, dtype.Utf8(false)}
+	Repeat          Function = textFn{simple{IDRepeat}, "si", 2, true, dtype.Utf8(false)}
+	LPad            Function = textFn{simple{IDLPad}, "sis", 3, true, dtype.Utf8(false)}
+	RPad            Function = textFn{simple{IDRPad}, "sis", 3, true, dtype.Utf8(false)}
+	SplitPart       Function = textFn{simple{IDSplitPart}, "ssi", 3, false, dtype.Utf8(false)}
+	StrPos          Function = textFn{simple{IDStrPos}, "ss", 2, false, dtype.Primitive(dtype.I64, false)}
+	ASCII           Function = textFn{simple{IDASCII}, "s", 1, false, dtype.Primitive(dtype.I32, false)}
+	Chr             Function = textFn{simple{IDChr}, "i", 1, true, dtype.Utf8(false)}
+	RegexpMatches   Function = textFn{simple{IDRegexpMatches}, "sss", 2, true, dtype.Bool(false)}
+	RegexpReplace   Function = textFn{simple{IDRegexpReplace}, "ssss", 3, true, dtype.Utf8(false)}
+	RegexpExtract   Function = textFn{simple{IDRegexpExtract}, "ssis", 2, true, dtype.Utf8(false)}
+	RegexpCount     Function = textFn{simple{IDRegexpCount}, "sss", 2, true, dtype.Primitive(dtype.I64, false)}
+	RegexpSplit     Function = textFn{simple{IDRegexpSplit}, "sss", 2, true, dtype.List(dtype.Utf8(false), false)}
+	RegexpFullMatch Function = textFn{simple{IDRegexpFullMatch}, "sss", 2, true, dtype.Bool(false)}
+	Glob            Function = textFn{simple{IDGlob}, "ss", 2, false, dtype.Bool(false)}
 	// RegexpExtractAll's elements are null where the group took no part.
 	RegexpExtractAll Function = textFn{simple{IDRegexpExtractAll}, "ssis", 2, true, dtype.List(dtype.Utf8(true), false)}
 	StringSplit      Function = stringSplit{simple{IDStringSplit}}
@@ -88,7 +97,7 @@ var (
 	Printf           Function = formatFn{simple{IDPrintf}}
 	stringMoreFuns            = []Function{Trim, LTrim, RTrim, Replace, Left, Right, Reverse, Repeat, LPad, RPad,
 		SplitPart, StringSplit, StrPos, ConcatWS, ASCII, Chr, Format, Printf, RegexpMatches, RegexpReplace, RegexpExtract,
-		RegexpCount, RegexpSplit, RegexpExtractAll}
+		RegexpCount, RegexpSplit, RegexpExtractAll, RegexpFullMatch, Glob}
 )
 
 // The ids of the DuckDB-dialect string functions.
@@ -117,6 +126,8 @@ const (
 	IDRegexpCount      = "regexp_count"
 	IDRegexpSplit      = "regexp_split_to_array"
 	IDRegexpExtractAll = "regexp_extract_all"
+	IDRegexpFullMatch  = "regexp_full_match"
+	IDGlob             = "glob"
 )
 
 func init() {
@@ -149,6 +160,8 @@ func init() {
 		IDRegexpCount:      call("", text),
 		IDRegexpSplit:      call("", text),
 		IDRegexpExtractAll: call("", text, text, i64, text),
+		IDRegexpFullMatch:  call("", text),
+		IDGlob:             call("", text),
 	} {
 		builtinProperties[id] = p
 	}

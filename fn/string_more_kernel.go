@@ -58,7 +58,11 @@ func (f textFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 	case IDChr:
 		out, err = kernels.Chr(mem, args, ret)
 	case IDRegexpMatches:
-		out, err = kernels.RegexpMatches(mem, args, ret)
+		out, err = kernels.RegexpMatches(mem, args, false, ret)
+	case IDRegexpFullMatch:
+		out, err = kernels.RegexpMatches(mem, args, true, ret)
+	case IDGlob:
+		out, err = kernels.Glob(mem, args, ret)
 	case IDRegexpReplace:
 		out, err = kernels.RegexpReplace(mem, args, ret)
 	case IDRegexpExtract:

@@ -16,6 +16,11 @@
 //	= != <> < <= > >=           comparisons; <> and == are aliases of != and =
 //	IS [NOT] NULL, IS [NOT] DISTINCT FROM y
 //	[NOT] BETWEEN lo AND hi, [NOT] IN (v, …), [NOT] LIKE p, [NOT] ILIKE p
+//	[NOT] GLOB p, [NOT] SIMILAR TO p, ~ !~ ~~ !~~ ~~* !~~* ^@
+//	                            DuckDB's pattern matches, at the level of the
+//	                            comparisons: glob(x, p); regexp_full_match(x, p);
+//	                            ~ is regexp_matches (somewhere in x), ~~ LIKE,
+//	                            ~~* ILIKE, a leading ! their NOT; ^@ starts_with
 //	& | << >>                   bitwise and, or, shifts (integers), as in DuckDB
 //	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
 //	* / // %                    // is DuckDB's integer division, colexpr's / on integers

@@ -343,12 +343,26 @@ var comparisons = map[string]func(a, b expr.Expr) expr.Expr{
 	"<": expr.Lt, "<=": expr.LtEq, ">": expr.Gt, ">=": expr.GtEq,
 }
 
+// matchOperators are DuckDB's (and PostgreSQL's) operators for pattern
+// matching: ~ and !~ a regular expression somewhere in the string
+// (regexp_matches), ~~ LIKE, ~~* ILIKE, their ! forms NOT, and ^@
+// starts_with.
+var matchOperators = map[string]func(a, b expr.Expr) expr.Expr{
+	"~":    func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.RegexpMatches, a, b) },
+	"!~":   func(a, b expr.Expr) expr.Expr { return expr.Not(expr.Apply(fn.RegexpMatches, a, b)) },
+	"~~":   func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.Like(false, false), a, b) },
+	"!~~":  func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.Like(true, false), a, b) },
+	"~~*":  func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.Like(false, true), a, b) },
+	"!~~*": func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.Like(true, true), a, b) },
+	"^@":   func(a, b expr.Expr) expr.Expr { return expr.Apply(fn.StartsWith, a, b) },
+}
+
 // atComparison reports whether the current token starts a comparison.
 func (p *parser) atComparison() bool {
 	if p.tok.kind == tokPunct {
-		return comparisons[p.tok.text] != nil
+		return comparisons[p.tok.text] != nil || matchOperators[p.tok.text] != nil
 	}
-	for _, kw := range []string{"is", "not", "between", "in", "like", "ilike"} {
+	for _, kw := range []string{"is", "not", "between", "in", "like", "ilike", "glob", "similar"} {
 		if p.tok.keyword(kw) {
 			return true
 		}
@@ -382,6 +396,9 @@ func (p *parser) compare() (expr.Expr, error) {
 func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	if p.tok.kind == tokPunct {
 		build := comparisons[p.tok.text]
+		if build == nil {
+			build = matchOperators[p.tok.text]
+		}
 		p.next()
 		right, err := p.bitwise()
 		if err != nil {
@@ -396,12 +413,31 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	if p.tok.keyword("not") {
 		negated = true
 		p.next()
-		if !p.tok.keyword("between") && !p.tok.keyword("in") && !p.tok.keyword("like") && !p.tok.keyword("ilike") {
-			return nil, p.expected("BETWEEN, IN, LIKE or ILIKE after NOT")
+		if !p.tok.keyword("between") && !p.tok.keyword("in") && !p.tok.keyword("like") && !p.tok.keyword("ilike") &&
+			!p.tok.keyword("glob") && !p.tok.keyword("similar") {
+			return nil, p.expected("BETWEEN, IN, LIKE, ILIKE, GLOB or SIMILAR TO after NOT")
 		}
 	}
 	var e expr.Expr
 	switch {
+	case p.tok.keyword("glob"), p.tok.keyword("similar"):
+		// x GLOB p; x SIMILAR TO p, DuckDB's whole-string regular
+		// expression match.
+		f := fn.Glob
+		if p.tok.keyword("similar") {
+			p.next()
+			if err := p.keyword("to", " after SIMILAR"); err != nil {
+				return nil, err
+			}
+			f = fn.RegexpFullMatch
+		} else {
+			p.next()
+		}
+		pattern, err := p.bitwise()
+		if err != nil {
+			return nil, err
+		}
+		e = expr.Apply(f, left, pattern)
 	case p.tok.keyword("between"):
 		p.next()
 		lo, err := p.bitwise()
@@ -593,7 +629,7 @@ func (p *parser) unary() (expr.Expr, error) {
 		operand = minus.start
 		e, err = p.number(minus.start, "-"+p.tok.text)
 		n--
-	case p.tok.is("~"):
+	case p.tok.is("~"), p.tok.is("~~"):
 		e, err = p.bitNot()
 	default:
 		e, err = p.primary()
@@ -615,16 +651,23 @@ func (p *parser) unary() (expr.Expr, error) {
 // expression after it: ~1 + 1 is ~(1 + 1), and (~1) + 1 needs the
 // parentheses.
 func (p *parser) bitNot() (expr.Expr, error) {
-	if err := p.nest(1); err != nil {
+	k := 1
+	if p.tok.is("~~") { // the lexer's LIKE operator, here two ~
+		k = 2
+	}
+	if err := p.nest(k); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
+	defer func() { p.depth -= k }()
 	p.next()
 	x, err := p.additive()
 	if err != nil {
 		return nil, err
 	}
-	return expr.Apply(fn.BitNot, x), nil
+	for range k {
+		x = expr.Apply(fn.BitNot, x)
+	}
+	return x, nil
 }
 
 // postfix reads `.field`, `::type` and `[…]` after an operand, each one

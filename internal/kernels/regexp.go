@@ -34,6 +34,8 @@ import (
 // regexOptions are the parsed options of a regexp call.
 type regexOptions struct {
 	fold, dotNL, literal, global bool
+	// whole: the pattern must match all of s (regexp_full_match)
+	whole bool
 }
 
 // parseRegexOptions reads the options argument, a constant.
@@ -98,6 +100,9 @@ func (c *regexCache) at(i int) (*regexp.Regexp, error) {
 	if c.opts.dotNL {
 		flags += "s"
 	}
+	if c.opts.whole {
+		src = `\A(?:` + src + `)\z`
+	}
 	if flags != "" {
 		src = "(?" + flags + ")" + src
 	}
@@ -126,8 +131,9 @@ func newRegexCache(pattern datum.Datum, opts regexOptions) (*regexCache, error) 
 }
 
 // RegexpMatches is regexp_matches(s, pattern[, options]): whether pattern
-// matches somewhere in s.
-func RegexpMatches(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+// matches somewhere in s (the operator s ~ pattern); with whole,
+// regexp_full_match: whether it matches all of s (s SIMILAR TO pattern).
+func RegexpMatches(mem memory.Allocator, args []datum.Datum, whole bool, ret dtype.DType) (datum.Datum, error) {
 	var opts regexOptions
 	if len(args) > 2 {
 		var err error
@@ -136,6 +142,7 @@ func RegexpMatches(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (d
 		}
 		args = args[:2]
 	}
+	opts.whole = whole
 	s, err := newStrArg(args[0])
 	if err != nil {
 		return datum.Datum{}, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/colexpr/colexpr/datum"
 	"github.com/colexpr/colexpr/dtype"
 	"github.com/colexpr/colexpr/errs"
@@ -32,7 +33,47 @@ func TestRegexpMatches(t *testing.T) {
 		{name: "global not allowed", args: []in{s("a"), s("a"), s("g")}, ret: boolNN, errText: "only valid for regexp_replace"},
 		{name: "null options", args: []in{s("a"), s("a"), lit(scalar.Null(str))}, ret: boolNN, errText: "must not be null"},
 		{name: "options per row", args: []in{col(str, `["a"]`), s("a"), col(str, `["i"]`)}, ret: boolNN, errText: "must be a constant"},
-	}, RegexpMatches)
+	}, matchesCall(false))
+}
+
+func matchesCall(whole bool) func(memory.Allocator, []datum.Datum, dtype.DType) (datum.Datum, error) {
+	return func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+		return RegexpMatches(mem, a, whole, ret)
+	}
+}
+
+// TestRegexpFullMatch: DuckDB's answers for regexp_full_match and SIMILAR
+// TO; an alternation whose first branch matches a prefix still matches the
+// whole string by the other.
+func TestRegexpFullMatch(t *testing.T) {
+	runCases(t, []kernelCase{
+		{name: "whole", args: []in{col(strN, `["abc", "xabc", "abcx", null, "a\nc"]`), s("a.c")}, ret: boolN, want: `[true, false, false, null, false]`},
+		{name: "alternation", args: []in{s("ab"), s("a|ab")}, ret: boolNN, want: `[true]`},
+		{name: "fold", args: []in{col(str, `["ABC", "abc"]`), s("a.c"), s("i")}, ret: boolNN, want: `[true, true]`},
+		{name: "fold is not a substring", args: []in{s("abc"), s("B"), s("i")}, ret: boolNN, want: `[false]`},
+		{name: "literal", args: []in{col(str, `["a.c", "abc"]`), s("a.c"), s("l")}, ret: boolNN, want: `[true, false]`},
+		{name: "empty", args: []in{col(str, `["", "a"]`), s("")}, ret: boolNN, want: `[true, false]`},
+	}, matchesCall(true))
+}
+
+// TestGlob: DuckDB's answers (bench/cmd/duckquery).
+func TestGlob(t *testing.T) {
+	runCases(t, []kernelCase{
+		{name: "star and question mark", args: []in{col(strN, `["abc", "ABC", "", null, "a.c", "ábc"]`), col(str, `["a*", "A*", "*", "x", "a?c", "?bc"]`)}, ret: boolN,
+			want: `[true, true, true, null, true, false]`},
+		{name: "case matters", args: []in{s("abc"), s("A*")}, ret: boolNN, want: `[false]`},
+		{name: "empty pattern", args: []in{col(str, `["abc", ""]`), s("")}, ret: boolNN, want: `[false, true]`},
+		{name: "sets", args: []in{col(str, `["abc", "abc", "abc", "a]", "a*c", "a-", "b"]`), col(str, `["[a-b]bc", "a[!b]c", "a[^b]c", "a[]]", "a[*]c", "a[x-]", "[!]]"]`)}, ret: boolNN,
+			want: `[true, false, true, true, true, true, true]`},
+		{name: "ranges", args: []in{col(str, `["ax", "a]", "a-", "b", "b", "-", "a", "]", "x", "^", "a-"]`), col(str, `["a[x-]", "a[x-]", "a[-x]", "[c-a]", "[a-c]", "[a-]", "[a-]", "[a-]]", "[]-a]", "[]-a]", "a[x-"]`)}, ret: boolNN,
+			want: `[true, false, true, false, true, true, true, false, false, true, false]`},
+		{name: "escape", args: []in{col(str, `["a\\c", "ac", "a*", "ab"]`), col(str, `["a\\c", "a\\c", "a\\*", "a\\*"]`)}, ret: boolNN,
+			want: `[false, true, true, false]`},
+		{name: "never matches", args: []in{col(str, `["a[", "a", "a\\", "[]"]`), col(str, `["a[", "a[", "a\\", "[]"]`)}, ret: boolNN,
+			want: `[false, false, false, false]`},
+		{name: "stars backtrack", args: []in{col(str, `["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abcbcd", "mississippi"]`), col(str, `["*a*a*a*a*a*a*b", "*a*a*a*a*a*a*b", "a*bcd", "m*iss*ppi"]`)}, ret: boolNN,
+			want: `[true, false, true, true]`},
+	}, Glob)
 }
 
 func TestRegexpReplace(t *testing.T) {
@@ -143,14 +184,14 @@ func TestRegexpCompilesOnce(t *testing.T) {
 
 func TestRegexpErrorSentinel(t *testing.T) {
 	mem := checkedMem(t)
-	_, err := RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 1), datum.FromScalar(scalar.String("a["), 1)}, boolNN)
+	_, err := RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 1), datum.FromScalar(scalar.String("a["), 1)}, false, boolNN)
 	var re *RowError
 	if errors.As(err, &re) || !errors.Is(err, errs.ErrInvalidArgument) {
 		t.Errorf("constant pattern: got %v, want an error of the call (not a row's) wrapping ErrInvalidArgument", err)
 	}
 	arr := fromJSON(t, mem, str, `["a", "a["]`)
 	defer arr.Release()
-	_, err = RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 2), datum.FromArray(arr, str)}, boolNN)
+	_, err = RegexpMatches(mem, []datum.Datum{datum.FromScalar(scalar.String("a"), 2), datum.FromArray(arr, str)}, false, boolNN)
 	if !errors.As(err, &re) || re.Row != 1 || !errors.Is(err, errs.ErrInvalidArgument) {
 		t.Errorf("pattern per row: got %v, want a row 1 error wrapping ErrInvalidArgument", err)
 	}

@@ -61,7 +61,7 @@ func BenchmarkSplitPart(b *testing.B) {
 
 func BenchmarkRegexpMatches(b *testing.B) {
 	benchKernel(b, func(mem memory.Allocator, s datum.Datum) (datum.Datum, error) {
-		return RegexpMatches(mem, []datum.Datum{s, datum.FromScalar(scalar.String("[0-9]+x"), s.Len())}, dtype.Bool(false))
+		return RegexpMatches(mem, []datum.Datum{s, datum.FromScalar(scalar.String("[0-9]+x"), s.Len())}, false, dtype.Bool(false))
 	})
 }
 
