@@ -159,6 +159,11 @@ func GatherData(mem memory.Allocator, d arrow.ArrayData, idx []int32) (arrow.Arr
 		return nil, fmt.Errorf("cannot gather rows of Arrow type %s", t)
 	}
 	defer vals.Release()
+	if dict, ok := d.Dictionary().(*array.Data); ok && t.ID() == arrow.DICTIONARY {
+		// The indices (the fixed width of a dictionary type) gathered, the
+		// dictionary shared.
+		return array.NewDataWithDictionary(t, n, []*memory.Buffer{validity, vals}, nulls, 0, dict), nil
+	}
 	return array.NewData(t, n, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -122,5 +123,33 @@ func BenchmarkGatherNullable(b *testing.B) {
 			b.Fatal(err)
 		}
 		out.Release()
+	}
+}
+
+// TestGatherDictionary: a dictionary column's indices are gathered and
+// its dictionary kept (the indices are fixed-width, which once made the
+// gather drop the dictionary).
+func TestGatherDictionary(t *testing.T) {
+	mem := checkedMem(t)
+	b := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+	defer b.Release()
+	for _, v := range []string{"x", "AIR", "MAIL", "AIR"} {
+		if err := b.AppendString(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.AppendNull()
+	full := b.NewArray()
+	defer full.Release()
+	sliced := array.NewSlice(full, 1, int64(full.Len()))
+	defer sliced.Release()
+	got, err := Gather(mem, sliced, []int32{2, -1, 0, 3, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	if s := got.String(); s != `{ dictionary: ["x" "AIR" "MAIL"]
+  indices: [1 (null) 1 (null) 2] }` {
+		t.Errorf("got %s", s)
 	}
 }
