@@ -128,6 +128,7 @@ type binding struct {
 	// when $ is read whole. The caller of the evaluation holds rec.
 	rec     arrow.RecordBatch
 	recType *arrow.StructType
+	recCols []int // the columns of $, when not all of rec's (recordRoot.cols)
 }
 
 // ready makes a binding holding d (whose reference it takes over).
@@ -138,7 +139,7 @@ func readyBinding(name string, d datum.Datum) *binding {
 // get returns the value, with a new reference the caller releases.
 func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
 	if !b.ready && b.rec != nil {
-		b.d = datum.FromArray(recordStruct(b.rec, b.recType), b.dt)
+		b.d = datum.FromArray(recordStruct(b.rec, b.recType, b.recCols), b.dt)
 		b.ready = true
 	}
 	if !b.ready {

@@ -145,11 +145,14 @@ func EvalConstant(mem memory.Allocator, b *expr.Bound) (scalar.Scalar, error) {
 
 // recordStruct is the non-null struct array of rec's columns, of type st
 // (arrow.StructOf(rec.Schema().Fields()...), which callers keep).
-func recordStruct(rec arrow.RecordBatch, st *arrow.StructType) arrow.Array {
-	cols := rec.Columns()
-	children := make([]arrow.ArrayData, len(cols))
-	for i, c := range cols {
-		children[i] = c.Data()
+func recordStruct(rec arrow.RecordBatch, st *arrow.StructType, cols []int) arrow.Array {
+	children := make([]arrow.ArrayData, st.NumFields())
+	for i := range children {
+		if cols != nil {
+			children[i] = rec.Column(cols[i]).Data()
+		} else {
+			children[i] = rec.Column(i).Data()
+		}
 	}
 	d := array.NewData(st, int(rec.NumRows()), []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()

@@ -48,7 +48,7 @@ func foldForBench(b *expr.Bound) (*expr.Bound, error) {
 // filterWhole is Filter as it was before conjuncts: the whole predicate
 // over every row, then a gather of the true rows.
 func filterWhole(mem memory.Allocator, pred *expr.Bound, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	st := recordStruct(rec, arrow.StructOf(rec.Schema().Fields()...))
+	st := recordStruct(rec, arrow.StructOf(rec.Schema().Fields()...), nil)
 	defer st.Release()
 	a, _ := analyze(pred)
 	d, err := EvalDatum(mem, pred, datum.FromArray(st, a.root), nil)

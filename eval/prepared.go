@@ -39,7 +39,10 @@ type Prepared struct {
 type recordRoot struct {
 	schema *arrow.Schema
 	st     *arrow.StructType
-	err    error // $ cannot be a batch of this schema
+	// cols, when the batch has columns $ lacks, are the columns of $'s
+	// fields, by name (st is their struct); nil when $ is every column.
+	cols []int
+	err  error // $ cannot be a batch of this schema
 }
 
 // recordBinding is $ bound to rec's columns (nil when the tree does not
@@ -52,17 +55,45 @@ func (p *Prepared) recordBinding(rec arrow.RecordBatch) (*binding, error) {
 	schema := rec.Schema()
 	rr := p.lastRecord.Load()
 	if rr == nil || rr.schema != schema {
-		st := arrow.StructOf(schema.Fields()...)
-		rr = &recordRoot{schema: schema, st: st}
-		if !holdsType(st, p.a.root) {
-			rr.err = fmt.Errorf("eval: the input ($) has Arrow type %s, the expression was bound with %s", st, p.a.root)
-		}
+		rr = recordRootOf(schema, p.a.root)
 		p.lastRecord.Store(rr)
 	}
 	if rr.err != nil {
 		return nil, rr.err
 	}
-	return &binding{dt: p.a.root, n: int(rec.NumRows()), rec: rec, recType: rr.st}, nil
+	return &binding{dt: p.a.root, n: int(rec.NumRows()), rec: rec, recType: rr.st, recCols: rr.cols}, nil
+}
+
+// recordRootOf is $ of type root as batches of schema hold it: all the
+// columns, or, when the batch has more (such as a column of a type colexpr
+// cannot read, which colexpr.NewSchema leaves out of $), the columns of
+// root's fields found by name.
+func recordRootOf(schema *arrow.Schema, root dtype.DType) *recordRoot {
+	st := arrow.StructOf(schema.Fields()...)
+	rr := &recordRoot{schema: schema, st: st}
+	if holdsType(st, root) {
+		return rr
+	}
+	if root.Kind() == dtype.KindStruct && len(root.Fields()) < schema.NumFields() {
+		fields := make([]arrow.Field, len(root.Fields()))
+		rr.cols = make([]int, len(root.Fields()))
+		ok := true
+		for i, f := range root.Fields() {
+			idx := schema.FieldIndices(f.Name)
+			if len(idx) != 1 || !holdsType(schema.Field(idx[0]).Type, f.Type) {
+				ok = false
+				break
+			}
+			fields[i], rr.cols[i] = schema.Field(idx[0]), idx[0]
+		}
+		if ok {
+			rr.st = arrow.StructOf(fields...)
+			return rr
+		}
+		rr.cols = nil
+	}
+	rr.err = fmt.Errorf("eval: the input ($) has Arrow type %s, the expression was bound with %s", st, root)
+	return rr
 }
 
 // Prepare checks b for evaluation.
