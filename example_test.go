@@ -3,6 +3,7 @@ package colexpr_test
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -102,4 +103,38 @@ func ExampleNewSchema() {
 	// unknown column "qyt"; did you mean qty?
 	//   qyt > 1
 	//   ^
+}
+
+// now(), current_timestamp, today() and current_date stand for one
+// instant, the time of Compile or Options.Now, in every batch the program
+// evaluates; the optimizer folds them, so the filter below is a
+// comparison with a constant date.
+func ExampleOptions_now() {
+	sc := arrow.NewSchema([]arrow.Field{{Name: "shipped", Type: arrow.FixedWidthTypes.Date32}}, nil)
+	at := time.Date(2026, 12, 3, 9, 30, 0, 0, time.UTC)
+	p, err := colexpr.NewSchema(sc).Compile("shipped >= current_date - INTERVAL 7 DAY", &colexpr.Options{Now: at})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p)
+
+	mem := memory.NewGoAllocator()
+	b := array.NewRecordBuilder(mem, sc)
+	defer b.Release()
+	b.Field(0).(*array.Date32Builder).AppendValues([]arrow.Date32{
+		arrow.Date32FromTime(at.AddDate(0, 0, -10)), arrow.Date32FromTime(at.AddDate(0, 0, -2)),
+	}, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	out, err := p.Eval(mem, rec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer out.Release()
+	fmt.Println(out)
+	// Output:
+	// CAST(shipped AS timestamp(us)) >= TIMESTAMP '2026-11-26 00:00:00'
+	// [false true]
 }

@@ -15,6 +15,8 @@ import (
 //	1::i32 + 2::i32          →  3::i32
 //	lower('ABC')             →  'abc'
 //	list_transform([1, 2], x -> x * 2)  →  [2, 4]
+//	pi()                     →  3.141592653589793
+//	current_date             →  DATE '2026-12-03' (the parse's instant, fn.ClockFn)
 //
 // It folds only Immutable functions, and only when evaluation succeeds:
 // `1::i8 + 127::i8` overflows, so it stays as it is and raises its error
@@ -39,9 +41,10 @@ func foldConstant(c *Context, n *expr.Bound) *expr.Bound {
 }
 
 // isConstantCall reports whether n is an Immutable call other than a
-// literal whose arguments are literals or closed lambdas.
+// literal whose arguments are literals or closed lambdas (or that has
+// none: pi(), a clock fixed at its parse's instant).
 func isConstantCall(n *expr.Bound) bool {
-	if n.Kind() != expr.KindCall || len(n.Args()) == 0 {
+	if n.Kind() != expr.KindCall || len(n.Args()) == 0 && !isCallLeaf(n) {
 		return false
 	}
 	lambdas := false

@@ -69,6 +69,13 @@ func isLiteral(n *expr.Bound) bool {
 	return n.FnID() == fn.IDLiteral
 }
 
+// isCallLeaf reports whether n is a call without arguments that is not a
+// literal: pi(), a clock fixed at its parse's instant — a leaf the call
+// rules (folding) see, where the walk passes literals and $ by.
+func isCallLeaf(n *expr.Bound) bool {
+	return n.Kind() == expr.KindCall && len(n.Args()) == 0 && n.FnID() != fn.IDLiteral
+}
+
 // mayBeLiteral is the cheap, inlined part of isLiteral: a call without
 // arguments. Rules test it first on hot paths.
 func mayBeLiteral(n *expr.Bound) bool {

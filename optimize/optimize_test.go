@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -785,5 +786,33 @@ func TestReplayErrors(t *testing.T) {
 	}
 	if got, err := tr.Replay(neg, 0); err != nil || got != neg {
 		t.Errorf("Replay of no events: %v, %v; want the tree itself", got, err)
+	}
+}
+
+// TestFoldClock: a clock fixed at an instant (as the parser fixes now()
+// and current_date) folds to that instant's literal; the running clock of
+// a tree built in Go, Volatile, stays a call.
+func TestFoldClock(t *testing.T) {
+	at := time.Date(2026, 12, 3, 21, 5, 7, 123456789, time.UTC)
+	for _, c := range []struct {
+		name string
+		f    fn.Function
+		want string
+	}{
+		{"fixed now", fn.Now.(fn.ClockFn).At(at), "'2026-12-03 21:05:07.123456+00'::timestamp(us, 'UTC')"},
+		{"fixed today", fn.Today.(fn.ClockFn).At(at), "DATE '2026-12-03'"},
+		{"running now", fn.Now, "now()"},
+		{"running today", fn.Today, "today()"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := expr.Bind(expr.Apply(c.f), expr.ScopeOf(dtype.Struct(nil, false)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := mustOptimize(t, optimize.New(), b)
+			if got := out.String(); got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
 	}
 }

@@ -182,7 +182,7 @@ func (r *run) run(top *expr.Bound) (*expr.Bound, error) {
 				} else {
 					r.settle(c, f.used, rg.lo, rg.hi)
 				}
-			case len(c.Args()) == 0 && !r.leafRules:
+			case len(c.Args()) == 0 && !r.leafRules && !isCallLeaf(c):
 				r.results = append(r.results, c)
 			default:
 				r.settle(c, f.used, 0, 0)
@@ -275,7 +275,7 @@ func (r *run) settle(n *expr.Bound, used int16, kLo, kHi int32) {
 						ready = false
 					case kHi > kLo:
 						ready = r.isKnown(c, &rg)
-					case len(c.Args()) == 0 && !r.leafRules:
+					case len(c.Args()) == 0 && !r.leafRules && !isCallLeaf(c):
 					case r.isSeen(c, n):
 						seen++
 					default:
@@ -402,7 +402,7 @@ func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int3
 	// does not depend on the rules, so it is inline, and so is the common
 	// look-up, the first slot of the dispatch table.
 	rules := r.o.anyRules
-	if n.Kind() == expr.KindCall && len(n.Args()) > 0 {
+	if n.Kind() == expr.KindCall && (len(n.Args()) > 0 || isCallLeaf(n)) {
 		id, t := n.FnID(), &r.o.dispatch
 		var l *ruleLists
 		i := hashID(id) & t.mask
@@ -422,7 +422,7 @@ func (r *run) rewrite(n *expr.Bound, used int16) (out *expr.Bound, kLo, kHi int3
 		if l.chainTop && isLink(n, r.parent()) {
 			link = 1
 		}
-		if l.constArg && !hasConstArg(n.Args()) {
+		if l.constArg && len(n.Args()) > 0 && !hasConstArg(n.Args()) {
 			noConst = 1
 		}
 		rules = l.lists[link][noConst]
