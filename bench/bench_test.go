@@ -30,8 +30,8 @@ func TestWorkloadsAgree(t *testing.T) {
 			if err := w.Check(); err != nil {
 				t.Error(err)
 			}
-			if (w.Kind == FixedWidth) != (w.Floor != nil) {
-				t.Errorf("kind %d, floor %v: every kernel workload, and only those, has a floor", w.Kind, w.Floor != nil)
+			if (w.Kind != Optimizer) != (w.Floor != nil) {
+				t.Errorf("kind %d, floor %v: every workload over columns in memory, and only those, has a floor", w.Kind, w.Floor != nil)
 			}
 			if w.Floor != nil {
 				if err := w.Floor.Run(nil); err != nil {
@@ -52,7 +52,8 @@ func TestWorkloadsAgree(t *testing.T) {
 //	go test -run '^$' -bench 'Workloads/TPC-H.*/colexpr' -cpuprofile cpu.out
 //
 // The comparison table itself comes from ./cmd/compare, which interleaves the
-// engines. Kernel workloads have a floor too (BenchmarkWorkloads/<name>/floor).
+// engines. Workloads over columns in memory have a floor too
+// (BenchmarkWorkloads/<name>/floor).
 func BenchmarkWorkloads(b *testing.B) {
 	s, err := NewSuite(memory.DefaultAllocator, FullSizes)
 	if err != nil {
