@@ -2,8 +2,8 @@ package bench
 
 // The functions of colexpr's fn/temporal_epoch.go in the differential test:
 // dayname and monthname of a date or of epoch_ms(ms) (a TIMESTAMP), and
-// epoch_ms of a date, of epoch_ms(ms) and of to_timestamp(seconds), which
-// give milliseconds back (BIGINT). DuckDB reads a TIMESTAMP WITH TIME ZONE
+// epoch_ms, epoch_us and epoch_ns of a date, of epoch_ms(ms) and of
+// to_timestamp(seconds), which give ticks back (BIGINT). DuckDB reads a TIMESTAMP WITH TIME ZONE
 // in the session's time zone, so to_timestamp's result is only ever taken
 // back to milliseconds, which no time zone changes.
 
@@ -25,6 +25,6 @@ func init() {
 		default:
 			x = g.expr(gDate, d)
 		}
-		return mcall(gI64, "epoch_ms", "", x)
+		return mcall(gI64, []string{"epoch_ms", "epoch_ms", "epoch_us", "epoch_ns"}[g.pick(4)], "", x)
 	})
 }

@@ -30,20 +30,10 @@ func init() {
 			}
 			return mk(t, us.Int64()), nil
 		}
-		// DuckDB's rounding, half away from zero: nanoseconds to
-		// microseconds first, then to milliseconds; computed exactly.
-		tm, u := refTime(v[0]), v[0].DType().Unit()
-		if v[0].DType().ExtID() == dtype.ExtDate || u == dtype.Second || u == dtype.Milli {
-			return mk(t, tm.UnixMilli()), nil
-		}
-		x := new(big.Rat).SetFrac(new(big.Int).Add(new(big.Int).Mul(big.NewInt(tm.Unix()), big.NewInt(1e9)), big.NewInt(int64(tm.Nanosecond()))), big.NewInt(1000))
-		if u == dtype.Nano {
-			x = new(big.Rat).SetFrac(refRoundHalfAway(x), big.NewInt(1000))
-		} else {
-			x.Quo(x, big.NewRat(1000, 1))
-		}
-		return mk(t, refRoundHalfAway(x).Int64()), nil
+		return refEpoch(t, v[0], 1000)
 	}
+	refFuncs[fn.IDEpochUs] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refEpoch(t, v[0], 1e6) }
+	refFuncs[fn.IDEpochNs] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) { return refEpoch(t, v[0], 1e9) }
 	refFuncs[fn.IDToTimestamp] = func(t dtype.DType, v []scalar.Scalar) (scalar.Scalar, error) {
 		s := v[0].Value().(float64)
 		if p := s * 1e6; math.IsNaN(p) || math.IsInf(p, 0) {
@@ -100,4 +90,29 @@ func refRoundHalfAway(x *big.Rat) *big.Int {
 		q.Neg(q)
 	}
 	return q
+}
+
+// refEpoch is a date's or timestamp's ticks of 1/per second since 1970,
+// computed exactly: DuckDB's rounding, half away from zero, a thousand at a
+// time (nanoseconds to microseconds, then to milliseconds); an overflow
+// where they do not fit an i64.
+func refEpoch(t dtype.DType, v scalar.Scalar, per int64) (scalar.Scalar, error) {
+	tm := refTime(v)
+	ns := new(big.Int).Add(new(big.Int).Mul(big.NewInt(tm.Unix()), big.NewInt(1e9)), big.NewInt(int64(tm.Nanosecond())))
+	from := int64(1e9) // the ticks the value holds: whole ones of its unit
+	if v.DType().ExtID() != dtype.ExtDate {
+		from = v.DType().Unit().PerSecond()
+	}
+	x := new(big.Rat).SetFrac(ns, big.NewInt(1e9/from))
+	for k := from; k > per; k /= 1000 {
+		x = new(big.Rat).SetFrac(refRoundHalfAway(new(big.Rat).Quo(x, big.NewRat(1000, 1))), big.NewInt(1))
+	}
+	if from < per {
+		x.Mul(x, big.NewRat(per/from, 1))
+	}
+	r := refRoundHalfAway(x)
+	if !r.IsInt64() {
+		return scalar.Scalar{}, refFail(errs.ErrOverflow, "epoch ticks of %s", v)
+	}
+	return mk(t, r.Int64()), nil
 }

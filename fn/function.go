@@ -91,7 +91,8 @@
 //	             century, millennium, era, hour, minute, second, millisecond,
 //	             microsecond, epoch; date_trunc (datetrunc), date_diff
 //	             (datediff), last_day, make_date, make_timestamp, strftime,
-//	             strptime, dayname, monthname, epoch_ms, to_timestamp
+//	             strptime, dayname, monthname, epoch_ms, epoch_us, epoch_ns,
+//	             to_timestamp
 //	clock        now (current_timestamp, get_current_timestamp,
 //	             transaction_timestamp), today (current_date); one instant per
 //	             parse (clock.go)

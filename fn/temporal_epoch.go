@@ -21,6 +21,10 @@ import (
 //	epoch_ms(x)               i64: the milliseconds since 1970-01-01 of a date
 //	                          or timestamp, rounded to the nearest, half away
 //	                          from zero (nanoseconds to microseconds first)
+//	epoch_us(x), epoch_ns(x)  i64: the microseconds (nanoseconds) since
+//	                          1970-01-01 of a date or timestamp, rounded as
+//	                          epoch_ms's milliseconds; nanoseconds beyond an
+//	                          i64 (after 2262) are an error, as in DuckDB
 //	to_timestamp(s)           timestamp(us, UTC) (DuckDB's TIMESTAMP WITH TIME
 //	                          ZONE) of f64 seconds since 1970-01-01 (numbers
 //	                          are cast to f64), rounded to the microsecond; NaN,
@@ -34,6 +38,8 @@ var (
 	MonthName   Function = nameFn{simple{IDMonthName}, true}  // monthname(x)
 	EpochMs     Function = epochMs{simple{IDEpochMs}}         // epoch_ms(ms), epoch_ms(x)
 	ToTimestamp Function = toTimestamp{simple{IDToTimestamp}} // to_timestamp(s)
+	EpochUs     Function = epochTicks{simple{IDEpochUs}, 1e6} // epoch_us(x)
+	EpochNs     Function = epochTicks{simple{IDEpochNs}, 1e9} // epoch_ns(x)
 )
 
 // The ids of the functions of temporal_epoch.go.
@@ -42,10 +48,12 @@ const (
 	IDMonthName   = "monthname"
 	IDEpochMs     = "epoch_ms"
 	IDToTimestamp = "to_timestamp"
+	IDEpochUs     = "epoch_us"
+	IDEpochNs     = "epoch_ns"
 )
 
 func init() {
-	for _, f := range []Function{DayName, MonthName, EpochMs, ToTimestamp} {
+	for _, f := range []Function{DayName, MonthName, EpochMs, ToTimestamp, EpochUs, EpochNs} {
 		mustRegister(f)
 	}
 	for id, p := range map[string]*Properties{
@@ -53,6 +61,8 @@ func init() {
 		IDMonthName:   {Prec: PrecPostfix},
 		IDEpochMs:     {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing},
 		IDToTimestamp: {Prec: PrecPostfix, Coercion: CoerceDeclared, Order: OrderIncreasing},
+		IDEpochUs:     {Prec: PrecPostfix, Order: OrderIncreasing},
+		IDEpochNs:     {Prec: PrecPostfix, Order: OrderIncreasing},
 	} {
 		builtinProperties[id] = p
 	}
@@ -151,6 +161,42 @@ func (f epochMs) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.
 	default:
 		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
 	}
+	return out, kernelError(f.id, err)
+}
+
+// epochTicks is epoch_us or epoch_ns: a date's or timestamp's ticks of
+// 1/per second.
+type epochTicks struct {
+	simple
+	per int64
+}
+
+var _ Kernel = epochTicks{}
+
+func (f epochTicks) Arity() Arity { return Exactly(1) }
+
+// Fallible: nanoseconds beyond an i64.
+func (f epochTicks) Fallible() bool { return f.per > 1e6 }
+
+func (f epochTicks) ReturnType(args []dtype.DType) (dtype.DType, error) {
+	if !dateOrTimestamp(args[0]) {
+		return dtype.DType{}, argErr(f, 0, "has type %s, want a date or a timestamp", args[0])
+	}
+	return dtype.Primitive(dtype.I64, args[0].Nullable()), nil
+}
+
+// Eval counts the ticks of each date or timestamp.
+func (f epochTicks) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	if err := checkArgs(f, args); err != nil {
+		return datum.Datum{}, err
+	}
+	x := args[0]
+	if t := x.DType(); t.IsNull() {
+		return kernels.NullResult(ret, x.Len()), nil
+	} else if !dateOrTimestamp(t) {
+		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
+	}
+	out, err := kernels.EpochTicks(ctx.Mem, kernels.TemporalOf(x.DType()), x, f.per, ret)
 	return out, kernelError(f.id, err)
 }
 

@@ -58,30 +58,45 @@ func EpochMsToTimestamp(mem memory.Allocator, x datum.Datum, ret dtype.DType) (d
 }
 
 // EpochMs is epoch_ms(x) of a date or timestamp stored as in: its
-// milliseconds since 1970-01-01 00:00:00, as i64, rounded as DuckDB
-// rounds them: to the nearest, half away from zero (0.5 ms is 1 and
-// -0.5 ms is -1), nanoseconds first to microseconds and those to
-// milliseconds, so 0.4995 ms is 1.
+// milliseconds since 1970-01-01 00:00:00, as i64 (EpochTicks with per 1000).
 func EpochMs(mem memory.Allocator, in Temporal, x datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	return EpochTicks(mem, in, x, 1000, ret)
+}
+
+// EpochTicks is epoch_ms, epoch_us or epoch_ns (per = 10^3, 10^6, 10^9) of a
+// date or timestamp stored as in: its ticks of 1/per second since
+// 1970-01-01 00:00:00, as i64, rounded as DuckDB rounds them: to the
+// nearest, half away from zero (0.5 ms is 1 and -0.5 ms is -1), a
+// thousand at a time (nanoseconds to microseconds, then to milliseconds,
+// so 0.4995 ms is 1). Ticks beyond an i64 (the nanoseconds of a date
+// after 2262) are errs.ErrOverflow.
+func EpochTicks(mem memory.Allocator, in Temporal, x datum.Datum, per int64, ret dtype.DType) (datum.Datum, error) {
 	if in.Date {
-		return checkedRows(mem, x, ret, func(v int32) (int64, bool) { return int64(v) * secondsPerDay * 1000, true })
+		k := secondsPerDay * per
+		return checkedRows(mem, x, ret, func(v int32) (int64, bool) {
+			r, ok := mulInt64(int64(v), k)
+			return r, ok
+		})
 	}
-	per := in.PerSecond
-	if per >= 1000 {
+	from := in.PerSecond
+	if from >= per {
 		return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
-			for k := per; k > 1000; k /= 1000 {
-				v = roundDivHalfAway(v, 1000) // ns to µs, µs to ms
+			for k := from; k > per; k /= 1000 {
+				v = roundDivHalfAway(v, 1000)
 			}
 			return v, true
 		})
 	}
-	k := 1000 / per
-	return checkedRows(mem, x, ret, func(v int64) (int64, bool) {
-		if v > math.MaxInt64/k || v < math.MinInt64/k {
-			return 0, false
-		}
-		return v * k, true
-	})
+	k := per / from
+	return checkedRows(mem, x, ret, func(v int64) (int64, bool) { return mulInt64(v, k) })
+}
+
+// mulInt64 is a * b, or false when it overflows an i64.
+func mulInt64(a, b int64) (int64, bool) {
+	if a > math.MaxInt64/b || a < math.MinInt64/b {
+		return 0, false
+	}
+	return a * b, true
 }
 
 // roundDivHalfAway is a / b (b > 0) rounded to the nearest integer, half

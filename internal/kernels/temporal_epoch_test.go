@@ -56,6 +56,27 @@ func TestEpochMs(t *testing.T) {
 	}, of)
 }
 
+// TestEpochTicks: epoch_us and epoch_ns, DuckDB's answers.
+func TestEpochTicks(t *testing.T) {
+	i64N, ns, ts := dtype.Primitive(dtype.I64, true), dtype.Timestamp(dtype.Nano, "", true), dtype.Timestamp(dtype.Micro, "", true)
+	ticks := func(per int64) func(memory.Allocator, []datum.Datum, dtype.DType) (datum.Datum, error) {
+		return func(mem memory.Allocator, a []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+			return EpochTicks(mem, TemporalOf(a[0].DType()), a[0], per, ret)
+		}
+	}
+	runCases(t, []kernelCase{
+		{name: "nanoseconds round to microseconds", args: []in{col(ns, `["1970-01-01T00:00:00.0000005", "1969-12-31T23:59:59.9999995", null]`)}, ret: i64N, want: `[1, -1, null]`},
+		{name: "seconds", args: []in{col(dtype.Timestamp(dtype.Second, "", true), `["1970-01-01T00:00:01"]`)}, ret: i64N, want: `[1000000]`},
+		{name: "dates", args: []in{col(dtype.Date(true), `["1970-01-02"]`)}, ret: i64N, want: `[86400000000]`},
+	}, ticks(1e6))
+	runCases(t, []kernelCase{
+		{name: "microseconds", args: []in{col(ts, `["1970-01-01T00:00:01.5"]`)}, ret: i64N, want: `[1500000000]`},
+		{name: "dates", args: []in{col(dtype.Date(true), `["1970-01-02"]`)}, ret: i64N, want: `[86400000000000]`},
+		{name: "beyond 2262", args: []in{col(ts, `["2262-04-11T23:47:16.854775", "2262-04-11T23:47:17"]`)}, ret: i64N, errText: "row 1: overflow"},
+		{name: "a date beyond 2262", args: []in{col(dtype.Date(true), `["2263-01-01"]`)}, ret: i64N, errText: "overflow"},
+	}, ticks(1e9))
+}
+
 func TestToTimestamp(t *testing.T) {
 	f64N, tz := dtype.Primitive(dtype.F64, true), dtype.Timestamp(dtype.Micro, "UTC", true)
 	runCases(t, []kernelCase{
