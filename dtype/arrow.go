@@ -80,8 +80,19 @@ func ToArrowSchema(t DType) (*arrow.Schema, error) {
 
 // FromArrow is the dtype of an Arrow data type, with the given top-level
 // nullability. Arrow types colexpr does not model (large strings, views,
-// unions, maps, dictionaries, month and day-time intervals, durations, decimal256, …) give an
-// error naming the type, never a panic.
+// unions, maps, month and day-time intervals, durations, decimal256, …)
+// give an error naming the type, never a panic.
+//
+// A dictionary (dictionary<indices, values>: a pandas categorical, what
+// Arrow IPC and Parquet readers often give for a column of few distinct
+// strings) is an encoding, not a type: it has the dtype of its values,
+// nullability from the field, as DuckDB and DataFusion read it, at any
+// depth (a struct field, a list element). A dictionary whose values
+// colexpr cannot type is an error like any such type. So ToArrow of the
+// result is the plain value type, not the dictionary: code that compares
+// Arrow types with a dtype must also accept a dictionary whose values hold
+// it (package eval's check of its input does), and an evaluator reading such an array decodes it
+// (package eval gathers the values by the indices, once per batch).
 func FromArrow(t arrow.DataType, nullable bool) (DType, error) {
 	if t == nil {
 		return DType{}, &Error{Msg: "nil Arrow data type", Pos: -1}
@@ -150,6 +161,16 @@ func FromArrow(t arrow.DataType, nullable bool) (DType, error) {
 		return FixedSizeList(elem, int(lt.Len()), nullable), nil
 	case arrow.STRUCT:
 		return fromArrowFields(t.(*arrow.StructType).Fields(), nullable)
+	case arrow.DICTIONARY:
+		dt := t.(*arrow.DictionaryType)
+		if dt.IndexType == nil || !arrow.IsInteger(dt.IndexType.ID()) {
+			return DType{}, &Error{Msg: "Arrow type " + t.String() + " has non-integer indices", Pos: -1}
+		}
+		v, err := FromArrow(dt.ValueType, nullable)
+		if err != nil {
+			return DType{}, &Error{Msg: "Arrow type " + t.String() + ": " + trimPrefix(err), Pos: -1}
+		}
+		return v, nil
 	}
 	return DType{}, &Error{Msg: "Arrow type " + t.String() + " has no colexpr dtype", Pos: -1}
 }

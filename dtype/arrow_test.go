@@ -79,7 +79,7 @@ func TestFromArrowUnsupported(t *testing.T) {
 		arrow.BinaryTypes.StringView,
 		arrow.BinaryTypes.BinaryView,
 		&arrow.FixedSizeBinaryType{ByteWidth: 4},
-		&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String},
+		&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.LargeString},
 		arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32),
 		arrow.SparseUnionOf([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int8}}, []arrow.UnionTypeCode{0}),
 		arrow.DenseUnionOf([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int8}}, []arrow.UnionTypeCode{0}),
@@ -127,6 +127,48 @@ func TestFromArrowUnsupported(t *testing.T) {
 		arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int8}, arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int8})}), false); err == nil ||
 		!strings.Contains(err.Error(), `duplicate field name "x"`) {
 		t.Errorf("nested duplicate field: %v", err)
+	}
+}
+
+// A dictionary has the dtype of its values, the nullability given, at any
+// depth; ToArrow of that dtype is the plain value type.
+func TestFromArrowDictionary(t *testing.T) {
+	dict := func(index, values arrow.DataType) arrow.DataType {
+		return &arrow.DictionaryType{IndexType: index, ValueType: values}
+	}
+	for _, c := range []struct {
+		at       arrow.DataType
+		nullable bool
+		want     string
+	}{
+		{dict(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), true, "utf8?"},
+		{dict(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), false, "utf8"},
+		{dict(arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Float64), true, "f64?"},
+		{dict(arrow.PrimitiveTypes.Int64, &arrow.Decimal128Type{Precision: 12, Scale: 2}), false, "decimal(12,2)"},
+		{dict(arrow.PrimitiveTypes.Int32, arrow.FixedWidthTypes.Date32), true, "date?"},
+		{arrow.ListOf(dict(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String)), false, "list<utf8?>"},
+		{arrow.StructOf(arrow.Field{Name: "c", Type: dict(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.Binary)}), true, "struct<c: binary>?"},
+	} {
+		d, err := dtype.FromArrow(c.at, c.nullable)
+		if err != nil {
+			t.Errorf("FromArrow(%s): %v", c.at, err)
+			continue
+		}
+		if d.String() != c.want {
+			t.Errorf("FromArrow(%s) = %s, want %s", c.at, d, c.want)
+		}
+	}
+	if got := dtype.ToArrow(dtype.Utf8(true)); !arrow.TypeEqual(got, arrow.BinaryTypes.String) {
+		t.Errorf("ToArrow(utf8?) = %s", got)
+	}
+	for _, bad := range []arrow.DataType{
+		dict(arrow.PrimitiveTypes.Float32, arrow.BinaryTypes.String),
+		dict(nil, arrow.BinaryTypes.String),
+		dict(arrow.PrimitiveTypes.Int32, nil),
+	} {
+		if d, err := dtype.FromArrow(bad, true); err == nil {
+			t.Errorf("FromArrow(%s) = %s, want an error", bad, d)
+		}
 	}
 }
 

@@ -129,18 +129,33 @@ type binding struct {
 	rec     arrow.RecordBatch
 	recType *arrow.StructType
 	recCols []int // the columns of $, when not all of rec's (recordRoot.cols)
+	// encoded is set while d, the caller's array, holds a dictionary
+	// (dictionary.go): get decodes it on first use.
+	encoded bool
 }
 
-// ready makes a binding holding d (whose reference it takes over).
+// ready makes a binding holding d (whose reference it takes over). An
+// array that holds a dictionary is decoded when it is read whole; a field
+// read with get_item decodes only that field.
 func readyBinding(name string, d datum.Datum) *binding {
-	return &binding{name: name, dt: d.DType(), n: d.Len(), d: d, ready: true}
+	encoded := !d.IsScalar() && hasDictionary(d.Array().DataType())
+	return &binding{name: name, dt: d.DType(), n: d.Len(), d: d, ready: true, encoded: encoded}
 }
 
 // get returns the value, with a new reference the caller releases.
 func (b *binding) get(mem memory.Allocator) (datum.Datum, error) {
 	if !b.ready && b.rec != nil {
-		b.d = datum.FromArray(recordStruct(b.rec, b.recType, b.recCols), b.dt)
-		b.ready = true
+		st := recordStruct(b.rec, b.recType, b.recCols)
+		b.d, b.ready = datum.FromArray(st, b.dt), true
+		b.encoded = hasDictionary(b.recType)
+	}
+	if b.ready && b.encoded {
+		arr, err := decodeDictionaries(mem, b.d.Array())
+		if err != nil {
+			return datum.Datum{}, err
+		}
+		b.d.Release()
+		b.d, b.encoded = datum.FromArray(arr, b.dt), false
 	}
 	if !b.ready {
 		s, err := b.src.get(mem)
@@ -187,7 +202,9 @@ func (b *binding) field(mem memory.Allocator, name string, t dtype.DType) (*bind
 		if err != nil {
 			return nil, err
 		}
-		col.Retain()
+		if col, err = decodeDictionaries(mem, col); err != nil {
+			return nil, err
+		}
 		f = &binding{name: name, dt: t, n: b.n, d: datum.FromArray(col, t), ready: true}
 	} else if b.ready {
 		d, err := structField(mem, b.d, name, t)
@@ -251,12 +268,15 @@ func structField(mem memory.Allocator, d datum.Datum, name string, t dtype.DType
 	if !ok {
 		return datum.Datum{}, fmt.Errorf("eval: get_item %q of an array of Arrow type %s, which has no such field", name, st.DataType())
 	}
-	child := st.Field(i)
+	child, err := decodeDictionaries(mem, st.Field(i))
+	if err != nil {
+		return datum.Datum{}, err
+	}
 	if st.NullN() == 0 {
-		child.Retain()
 		return datum.FromArray(child, t), nil
 	}
 	// Mask the struct's null rows.
+	defer child.Release()
 	sd := st.Data()
 	return datum.FromArray(maskArray(mem, child, kernels.BufferBytes(sd, 0), sd.Offset()), t), nil
 }

@@ -174,9 +174,14 @@ func checkDatum(what string, d datum.Datum, want dtype.DType) error {
 }
 
 // holdsType reports whether an array of Arrow type at holds values of t:
-// the Arrow type of t, nested nullability aside. It allocates nothing for
-// nested types.
+// the Arrow type of t, nested nullability aside, or a dictionary whose
+// values hold t (dtype.FromArrow types a dictionary as its values; the
+// evaluator decodes it where it reads it). It allocates nothing for nested
+// types.
 func holdsType(at arrow.DataType, t dtype.DType) bool {
+	if dt, ok := at.(*arrow.DictionaryType); ok {
+		return holdsType(dt.ValueType, t)
+	}
 	switch t.Kind() {
 	case dtype.KindStruct:
 		st, ok := at.(*arrow.StructType)
