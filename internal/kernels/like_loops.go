@@ -249,8 +249,10 @@ func literalWords(words []uint64, v bytesView, lit string, exact bool) bool {
 
 // prefixWords is the fast loop of prefix (exact false) and exact matching
 // over the rows of offs (len(offs)-1 rows from row 0), for data of at least
-// 8 bytes. Whole words of 64 rows are unrolled four rows at a time; the
-// last partial word is not. It reports whether the offsets never decrease.
+// 8 bytes. The active SIMD kernel, if there is one, does the whole words
+// of 64 rows (prefixFast); where there is none they are unrolled four rows
+// at a time. The last partial word is not. It reports whether the offsets
+// never decrease.
 func prefixWords(words []uint64, offs []int32, data []byte, want, mask uint64, k int32, exact bool) bool {
 	n := len(offs) - 1
 	full := n &^ 63
@@ -261,12 +263,17 @@ func prefixWords(words []uint64, offs []int32, data []byte, want, mask uint64, k
 		hit = exactHit
 	}
 	var down int64 // the OR of the differences of successive offsets
-	for w := 0; w < full>>6; w++ {
+	done, dec := prefixFast(words, offs[:full+1], data, want, mask, k, exact)
+	if dec {
+		down = -1
+	}
+	for w := done >> 6; w < full>>6; w++ {
 		o := (*[65]int32)(offs[w*64 : w*64+65])
 		var acc uint64
 		for j := 0; j < 64; j += 4 {
-			down |= int64(o[j+1]) - int64(o[j]) | int64(o[j+2]) - int64(o[j+1]) |
-				int64(o[j+3]) - int64(o[j+2]) | int64(o[j+4]) - int64(o[j+3])
+			// Parenthesized: | and - bind alike, left to right.
+			down |= (int64(o[j+1]) - int64(o[j])) | (int64(o[j+2]) - int64(o[j+1])) |
+				(int64(o[j+3]) - int64(o[j+2])) | (int64(o[j+4]) - int64(o[j+3]))
 			if exact {
 				acc |= (exactHit(base, lim, o[j], o[j+1], want, mask, k) |
 					exactHit(base, lim, o[j+1], o[j+2], want, mask, k)<<1 |

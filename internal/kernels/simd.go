@@ -148,6 +148,19 @@ func elementGatherFast[T any](out, vals []T, offs []int32, ks []int64) (done int
 	return simdElementGather(active, out, vals, offs, ks)
 }
 
+// prefixFast sets the bits of the rows of the whole words of 64 rows of
+// offs (len(offs)-1 rows from row 0) that start with the k-byte literal
+// want (mask covering its bytes), or that are it when exact, with the
+// active SIMD kernel, and returns how many rows it did and whether an
+// offset among them decreases; prefixWords does the rest. data holds at
+// least 8 bytes.
+func prefixFast(words []uint64, offs []int32, data []byte, want, mask uint64, k int32, exact bool) (done int, down bool) {
+	if active == nil {
+		return 0, false
+	}
+	return simdPrefix(active, words, offs, data, want, mask, k, exact)
+}
+
 // wordsFast computes dst = x | y (or), x & y, or ^x (not; y unused) for
 // the whole blocks of words the active SIMD kernels take, and returns how
 // many words it did. dst and y hold at least len(x) words.

@@ -87,6 +87,10 @@ type simdSet struct {
 	arithU16 *arithKernels[uint16]
 	arithU32 *arithKernels[uint32]
 	arithU64 *arithKernels[uint64]
+
+	// LIKE 'lit%' and LIKE 'lit' with a literal of at most 8 bytes, by
+	// words of 64 rows (AVX-512 only; see prefixWords).
+	likePrefix, likeExact func(words []uint64, offs []int32, data []byte, want, mask uint64, k int32) (down uint64)
 }
 
 var avx512Set = &simdSet{
@@ -97,6 +101,8 @@ var avx512Set = &simdSet{
 	compress128:     compress128AVX512,
 	elementGather32: elementGather32AVX512,
 	elementGather64: elementGather64AVX512,
+	likePrefix:      likePrefixAVX512,
+	likeExact:       likeExactAVX512,
 	kleeneHalfAnd:   kleeneHalfAndAVX512,
 	kleeneHalfOr:    kleeneHalfOrAVX512,
 	wordsAnd:        wordsAndAVX512,
@@ -459,4 +465,21 @@ func simdKleeneHalf(set *simdSet, or bool, words, valid, x, y, vy []uint64) int 
 	}
 	n := len(x)
 	return f(words[:n], valid[:n], x, y[:n], vy[:n])
+}
+
+// simdPrefix runs set's prefix (exact) LIKE kernel, if it has one, over
+// the whole words of 64 rows of offs (see prefixFast), and returns how
+// many rows it did and whether an offset among them decreases.
+func simdPrefix(set *simdSet, words []uint64, offs []int32, data []byte, want, mask uint64, k int32, exact bool) (done int, down bool) {
+	f := set.likePrefix
+	if exact {
+		f = set.likeExact
+	}
+	nw := min((len(offs)-1)>>6, len(words))
+	// The kernels gather at signed 32-bit indices: the starts, clamped to
+	// len(data)-8, must stay below 2^31.
+	if f == nil || nw <= 0 || len(data) < 8 || len(data)-8 >= 1<<31 {
+		return 0, false
+	}
+	return 64 * nw, f(words[:nw], offs[:64*nw+1], data, want, mask, k) != 0
 }

@@ -22239,6 +22239,244 @@ gathered:
 	VZEROUPPER
 	RET
 
+// func likePrefixAVX512(words []uint64, offs []int32, data []byte, want uint64, mask uint64, k int32) (down uint64)
+// Requires: AVX, AVX512F
+TEXT ·likePrefixAVX512(SB), NOSPLIT, $0-104
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	MOVQ         offs_base+24(FP), DX
+	MOVQ         data_base+48(FP), BX
+	MOVQ         data_len+56(FP), SI
+	SUBQ         $0x08, SI
+	VPBROADCASTD SI, Z0
+	MOVL         k+88(FP), SI
+	VPBROADCASTD SI, Z1
+	MOVQ         want+72(FP), SI
+	VPBROADCASTQ SI, Z2
+	MOVQ         mask+80(FP), SI
+	VPBROADCASTQ SI, Z3
+	XORL         SI, SI
+	KMOVW        SI, K1
+	MOVL         $0x0000ffff, SI
+	KMOVW        SI, K2
+	TESTQ        CX, CX
+	JZ           done
+
+loop:
+	VMOVDQU32     (DX), Z4
+	VMOVDQU32     4(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x05, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z6, Z6, Z6
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z6
+	VPXORQ        Z2, Z6, Z6
+	VPTESTNMQ     Z3, Z6, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z7, Z7, Z7
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z7
+	VPXORQ        Z2, Z7, Z7
+	VPTESTNMQ     Z3, Z7, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, (AX)
+	VMOVDQU32     64(DX), Z4
+	VMOVDQU32     68(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x05, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z8, Z8, Z8
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z8
+	VPXORQ        Z2, Z8, Z8
+	VPTESTNMQ     Z3, Z8, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z9, Z9, Z9
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z9
+	VPXORQ        Z2, Z9, Z9
+	VPTESTNMQ     Z3, Z9, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 2(AX)
+	VMOVDQU32     128(DX), Z4
+	VMOVDQU32     132(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x05, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z10, Z10, Z10
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z10
+	VPXORQ        Z2, Z10, Z10
+	VPTESTNMQ     Z3, Z10, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z11, Z11, Z11
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z11
+	VPXORQ        Z2, Z11, Z11
+	VPTESTNMQ     Z3, Z11, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 4(AX)
+	VMOVDQU32     192(DX), Z4
+	VMOVDQU32     196(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x05, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z12, Z12, Z12
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z12
+	VPXORQ        Z2, Z12, Z12
+	VPTESTNMQ     Z3, Z12, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z13, Z13, Z13
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z13
+	VPXORQ        Z2, Z13, Z13
+	VPTESTNMQ     Z3, Z13, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 6(AX)
+	ADDQ          $0x00000100, DX
+	ADDQ          $0x08, AX
+	DECQ          CX
+	JNZ           loop
+
+done:
+	KMOVW K1, SI
+	MOVQ  SI, down+96(FP)
+	VZEROUPPER
+	RET
+
+// func likeExactAVX512(words []uint64, offs []int32, data []byte, want uint64, mask uint64, k int32) (down uint64)
+// Requires: AVX, AVX512F
+TEXT ·likeExactAVX512(SB), NOSPLIT, $0-104
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	MOVQ         offs_base+24(FP), DX
+	MOVQ         data_base+48(FP), BX
+	MOVQ         data_len+56(FP), SI
+	SUBQ         $0x08, SI
+	VPBROADCASTD SI, Z0
+	MOVL         k+88(FP), SI
+	VPBROADCASTD SI, Z1
+	MOVQ         want+72(FP), SI
+	VPBROADCASTQ SI, Z2
+	MOVQ         mask+80(FP), SI
+	VPBROADCASTQ SI, Z3
+	XORL         SI, SI
+	KMOVW        SI, K1
+	MOVL         $0x0000ffff, SI
+	KMOVW        SI, K2
+	TESTQ        CX, CX
+	JZ           done
+
+loop:
+	VMOVDQU32     (DX), Z4
+	VMOVDQU32     4(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x00, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z6, Z6, Z6
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z6
+	VPXORQ        Z2, Z6, Z6
+	VPTESTNMQ     Z3, Z6, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z7, Z7, Z7
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z7
+	VPXORQ        Z2, Z7, Z7
+	VPTESTNMQ     Z3, Z7, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, (AX)
+	VMOVDQU32     64(DX), Z4
+	VMOVDQU32     68(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x00, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z8, Z8, Z8
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z8
+	VPXORQ        Z2, Z8, Z8
+	VPTESTNMQ     Z3, Z8, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z9, Z9, Z9
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z9
+	VPXORQ        Z2, Z9, Z9
+	VPTESTNMQ     Z3, Z9, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 2(AX)
+	VMOVDQU32     128(DX), Z4
+	VMOVDQU32     132(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x00, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z10, Z10, Z10
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z10
+	VPXORQ        Z2, Z10, Z10
+	VPTESTNMQ     Z3, Z10, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z11, Z11, Z11
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z11
+	VPXORQ        Z2, Z11, Z11
+	VPTESTNMQ     Z3, Z11, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 4(AX)
+	VMOVDQU32     192(DX), Z4
+	VMOVDQU32     196(DX), Z5
+	VPCMPD        $0x01, Z4, Z5, K3
+	KORW          K3, K1, K1
+	VPSUBD        Z4, Z5, Z5
+	VPCMPD        $0x00, Z1, Z5, K3
+	VPMINUD       Z0, Z4, Z4
+	VPXORQ        Z12, Z12, Z12
+	KMOVW         K2, K4
+	VPGATHERDQ    (BX)(Y4*1), K4, Z12
+	VPXORQ        Z2, Z12, Z12
+	VPTESTNMQ     Z3, Z12, K4
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPXORQ        Z13, Z13, Z13
+	KMOVW         K2, K5
+	VPGATHERDQ    (BX)(Y4*1), K5, Z13
+	VPXORQ        Z2, Z13, Z13
+	VPTESTNMQ     Z3, Z13, K5
+	KUNPCKBW      K4, K5, K4
+	KANDW         K3, K4, K4
+	KMOVW         K4, 6(AX)
+	ADDQ          $0x00000100, DX
+	ADDQ          $0x08, AX
+	DECQ          CX
+	JNZ           loop
+
+done:
+	KMOVW K1, SI
+	MOVQ  SI, down+96(FP)
+	VZEROUPPER
+	RET
+
 // func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 // Requires: AVX, AVX512F
 TEXT ·wordsAndAVX512(SB), NOSPLIT, $0-80

@@ -37,3 +37,7 @@ func simdElementGather[T any](*simdSet, []T, []T, []int32, []int64) (int, uint64
 func simdWords(*simdSet, bool, bool, []uint64, []uint64, []uint64) int { return 0 }
 
 func simdKleeneHalf(*simdSet, bool, []uint64, []uint64, []uint64, []uint64, []uint64) int { return 0 }
+
+func simdPrefix(*simdSet, []uint64, []int32, []byte, uint64, uint64, int32, bool) (int, bool) {
+	return 0, false
+}

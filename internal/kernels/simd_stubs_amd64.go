@@ -1111,6 +1111,12 @@ func elementGather32AVX512(out []uint32, vals []uint32, offs []int32, ks []int64
 // elementGather64AVX512 gathers element ks[j] of each list offs[j]…offs[j+1] of vals into out[j] (AVX-512 F, BMI2).
 func elementGather64AVX512(out []uint64, vals []uint64, offs []int32, ks []int64) (miss uint64, down int64)
 
+// likePrefixAVX512 sets bit i of words when row i (offs[i]…offs[i+1] of data) starts with the k-byte literal want (mask covering its bytes), for the len(words) whole words of 64 rows; down is nonzero when an offset decreases (AVX-512 F).
+func likePrefixAVX512(words []uint64, offs []int32, data []byte, want uint64, mask uint64, k int32) (down uint64)
+
+// likeExactAVX512 sets bit i of words when row i (offs[i]…offs[i+1] of data) is the k-byte literal want (mask covering its bytes), for the len(words) whole words of 64 rows; down is nonzero when an offset decreases (AVX-512 F).
+func likeExactAVX512(words []uint64, offs []int32, data []byte, want uint64, mask uint64, k int32) (down uint64)
+
 // wordsAndAVX512 computes dst = x & y for the words of whole blocks of 32, and returns how many words it did (AVX512).
 func wordsAndAVX512(dst []uint64, x []uint64, y []uint64) int
 

@@ -113,6 +113,8 @@ func main() {
 	compress2(64)
 	elementGather512(32)
 	elementGather512(64)
+	like512(false)
+	like512(true)
 	for _, op := range wordsOps {
 		words(op, true)
 		words(op, false)
