@@ -35,6 +35,14 @@
 //		mask.Release() // its buffers go back to the pool
 //	}
 //
+// A dictionary-encoded column (dictionary<indices, values>: a pandas
+// categorical, a column an Arrow IPC or Parquet reader hands out encoded)
+// has the type of its values, as in DuckDB and DataFusion: mode = 'AIR'
+// compiles against it, and evaluation decodes the column (the values
+// gathered by the indices) once per batch, where it is first read. Filter
+// returns the batch's own columns, so a dictionary column stays one in its
+// output.
+//
 // A record batch's columns are read as they are, without a struct array
 // around them, so a batch costs a handful of small Go objects however wide
 // it is.

@@ -1,6 +1,7 @@
 package colexpr_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,9 +11,10 @@ import (
 	"github.com/colexpr/colexpr"
 )
 
-// TestFilterKeepsDictionaryColumns: a record's dictionary column, which
-// colexpr cannot type (NewSchema leaves it out), is filtered with the
-// others, its dictionary kept — in both of Filter's ways of taking rows
+// TestFilterKeepsDictionaryColumns: a record's dictionary column (which
+// NewSchema once left out, and now types as its values), even one the
+// predicate does not read, is filtered with the others, its dictionary
+// kept — in both of Filter's ways of taking rows
 // (a row list when few rows pass, compression when many do) — and a
 // program compiled against the schema evaluates its batches (it reads
 // columns by name). Both failed: the gather dropped the dictionary (and
@@ -85,5 +87,67 @@ func TestFilterKeepsDictionaryColumns(t *testing.T) {
 	defer out.Release()
 	if got := out.(*array.Int64).Value(39); got != 80 {
 		t.Errorf("row 39: got %d, want 80", got)
+	}
+}
+
+// TestDictionaryColumnTyped: NewSchema types a dictionary column as its
+// values, so a predicate and a select over it compile and evaluate (with
+// a null index a null row), and Filter keeps it a dictionary; a dictionary
+// of values colexpr cannot type is left out with the reason.
+func TestDictionaryColumnTyped(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "mode", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.String}, Nullable: true},
+		{Name: "price", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: &arrow.Decimal128Type{Precision: 9, Scale: 2}}},
+	}, nil)
+	s := colexpr.NewSchema(sc)
+	if got := s.Root.String(); got != "struct<mode: utf8?, price: decimal(9,2)>" {
+		t.Errorf("root %s", got)
+	}
+	withNote := colexpr.NewSchema(arrow.NewSchema(append(sc.Fields(), arrow.Field{Name: "note",
+		Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.LargeString}}), nil))
+	if why := withNote.LeftOut["note"]; !strings.Contains(why, "dictionary<values=large_utf8") {
+		t.Errorf("note left out because %q", why)
+	}
+	if _, err := withNote.Compile("note = 'a'", nil); err == nil || !strings.Contains(err.Error(), "column note cannot be read") {
+		t.Errorf("note = 'a': %v", err)
+	}
+	rec, _, err := array.RecordFromJSON(mem, sc, strings.NewReader(`[
+		{"mode": "AIR", "price": "10.50"},
+		{"mode": null, "price": "3.00"},
+		{"mode": "MAIL", "price": "10.50"},
+		{"mode": "AIR", "price": "7.25"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	p, err := s.Compile("lower(mode) || ':' || (price * 2)::utf8", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Eval(mem, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js, _ := out.MarshalJSON(); string(js) != `["air:21.00",null,"mail:21.00","air:14.50"]` {
+		t.Errorf("eval: got %s", js)
+	}
+	out.Release()
+	p, err = s.Compile("mode = 'AIR' AND price > 8", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := p.Filter(mem, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Release()
+	if !kept.Schema().Equal(sc) {
+		t.Errorf("filter output schema %s", kept.Schema())
+	}
+	if js, _ := kept.MarshalJSON(); string(js) != `[{"mode":"AIR","price":"10.5"}
+]` {
+		t.Errorf("filter: got %s", js)
 	}
 }

@@ -105,6 +105,57 @@ func ExampleNewSchema() {
 	//   ^
 }
 
+// A dictionary-encoded column (a pandas categorical, say) has the type of
+// its values: expressions compare and compute with the values, and Filter
+// keeps the column encoded.
+func ExampleNewSchema_dictionary() {
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "mode", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, Nullable: true},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	modes := b.Field(0).(*array.BinaryDictionaryBuilder)
+	for _, m := range []string{"AIR", "MAIL", "", "AIR"} {
+		if m == "" {
+			modes.AppendNull()
+		} else if err := modes.AppendString(m); err != nil {
+			panic(err)
+		}
+	}
+	b.Field(1).(*array.Int32Builder).AppendValues([]int32{5, 3, 8, 1}, nil)
+	batch := b.NewRecordBatch()
+	defer batch.Release()
+
+	s := colexpr.NewSchema(schema)
+	fmt.Println("root:", s.Root)
+	p, err := s.Compile("lower(mode) || '-' || qty", nil)
+	if err != nil {
+		panic(err)
+	}
+	out, err := p.Eval(mem, batch)
+	if err != nil {
+		panic(err)
+	}
+	defer out.Release()
+	fmt.Println(out)
+	p, err = s.Compile("mode = 'AIR'", nil)
+	if err != nil {
+		panic(err)
+	}
+	kept, err := p.Filter(mem, batch)
+	if err != nil {
+		panic(err)
+	}
+	defer kept.Release()
+	fmt.Println(kept.Schema().Field(0).Type, kept.Column(0).(*array.Dictionary).Dictionary(), kept.Column(1))
+	// Output:
+	// root: struct<mode: utf8?, qty: i32>
+	// ["air-5" "mail-3" (null) "air-1"]
+	// dictionary<values=utf8, indices=int8, ordered=false> ["AIR" "MAIL"] [5 1]
+}
+
 // now(), current_timestamp, today() and current_date stand for one
 // instant, the time of Compile or Options.Now, in every batch the program
 // evaluates; the optimizer folds them, so the filter below is a

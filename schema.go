@@ -17,8 +17,8 @@ import (
 
 // Schema is an Arrow schema as colexpr types it: the root struct of the
 // columns it can read, and why each other column is left out. A file often
-// holds a column colexpr cannot type (a large string, a dictionary, a map)
-// or two columns of one name; an expression that does not use them still
+// holds a column colexpr cannot type (a large string, a map, a union) or
+// two columns of one name; an expression that does not use them still
 // compiles, and one that does is told why it cannot.
 type Schema struct {
 	// Arrow is the schema as given.
@@ -33,7 +33,9 @@ type Schema struct {
 
 // NewSchema types sc, leaving out the columns colexpr cannot read. A name
 // that several columns share is left out altogether: neither column is the
-// one an expression means.
+// one an expression means. A dictionary-encoded column has the type of its
+// values (see dtype.FromArrow); one whose values colexpr cannot type is
+// left out.
 func NewSchema(sc *arrow.Schema) *Schema {
 	s := &Schema{Arrow: sc, LeftOut: map[string]string{}}
 	var fields []dtype.Field
