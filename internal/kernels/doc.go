@@ -113,6 +113,12 @@
 //     indices: VPGATHERDD of 16 rows a step (VPGATHERDQ of 8), the index
 //     checked against the list and the position against the values in
 //     masks (AVX-512 only);
+//   - LIKE 'lit%' and LIKE 'lit' with a literal of at most 8 bytes
+//     (prefixWords): 16 rows a step, the starts clamped to len(data)-8 by
+//     VPMINUD, the 8 bytes at each fetched by two VPGATHERDQ, compared
+//     with the literal under its mask (VPTESTNMQ of the XOR) and the
+//     lengths with it (VPCMPD), decreasing offsets noted in a mask as
+//     the portable loop notes them (AVX-512 only);
 //   - bitmap → selection vector (SelectRows): AVX-512 compresses the row
 //     numbers of 16 bits a step with VPCOMPRESSD; AVX2, which has no
 //     compress, adds each byte's first row to its entry in a table of the

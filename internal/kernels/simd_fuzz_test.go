@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -318,4 +319,52 @@ func fuzzCompress[T comparable](t *testing.T, bm []byte, vals []T, skip int) {
 			t.Fatalf("%s: %s", setName(set), firstDiffAny(out[:k], want))
 		}
 	}
+}
+
+// FuzzSIMDPrefix checks the prefix and exact LIKE kernels against the
+// portable loop of prefixWords (see prefixSame) on a column of the
+// fuzzer's bytes: mode's low 3 bits give the literal's length (1…8),
+// taken from the front of vals, bit 3 the mode (exact when set); each
+// byte of lens is a row, of its value mod 24 bytes, or 4 bytes back when
+// it is 255 (a decreasing offset); vals, repeated, gives the bytes, with
+// extra more after the last row; skip drops up to 63 rows from the front
+// (a sliced array's offset).
+//
+//	go test -run '^$' -fuzz FuzzSIMDPrefix ./internal/kernels
+func FuzzSIMDPrefix(f *testing.F) {
+	f.Add(uint8(2), []byte{}, []byte("abcdefgh"), uint8(0), uint8(0))
+	f.Add(uint8(10), bytes.Repeat([]byte{3, 2, 4, 3, 0, 1}, 30), []byte("abcabdab"), uint8(5), uint8(3))
+	f.Add(uint8(7), bytes.Repeat([]byte{8, 9, 7, 255, 16}, 40), []byte("furnishe"), uint8(0), uint8(1))
+	f.Fuzz(func(t *testing.T, mode uint8, lens, vals []byte, extra, skip uint8) {
+		k := 1 + int(mode&7)
+		exact := mode&8 != 0
+		if len(vals) < k {
+			return
+		}
+		lit := vals[:k]
+		offs := make([]int32, 1, len(lens)+1)
+		o := int32(0)
+		for _, b := range lens {
+			if b == 255 {
+				o -= 4
+			} else {
+				o += int32(b % 24)
+			}
+			offs = append(offs, o)
+		}
+		size := int(max(slices.Max(offs), 0)) + int(extra%16)
+		if size < 8 {
+			return // prefixWords needs 8 bytes
+		}
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = vals[i%len(vals)]
+		}
+		offs = offs[min(int(skip%64), len(offs)-1):]
+		for _, set := range prefixSets(t) {
+			if err := prefixSame(set, offs, data, lit, exact); err != nil {
+				t.Fatalf("lit %q exact %v: %v", lit, exact, err)
+			}
+		}
+	})
 }

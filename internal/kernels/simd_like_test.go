@@ -104,7 +104,11 @@ func wordDiff(a, b []uint64) int {
 func prefixSets(t *testing.T) []*simdSet {
 	var sets []*simdSet
 	for _, set := range simdSets {
-		if set.likePrefix != nil && set.likeExact != nil {
+		// A set has the kernels when it does the word of a 64-row column.
+		w, offs, data := make([]uint64, 1), make([]int32, 65), make([]byte, 8)
+		prefix, _ := simdPrefix(set, w, offs, data, 0, 0xff, 1, false)
+		exact, _ := simdPrefix(set, w, offs, data, 0, 0xff, 1, true)
+		if prefix == 64 && exact == 64 {
 			sets = append(sets, set)
 		} else if set.name == "avx512" {
 			t.Errorf("the avx512 set has no prefix kernels")
@@ -207,6 +211,28 @@ func TestSIMDPrefixEdges(t *testing.T) {
 				offs[i] = int32(i) * (1 << 26) * int32(1-2*(i%2))
 			}
 			check("wrapping", offs, []byte("abcdefghabcdefgh"))
+		}
+	}
+}
+
+// TestLiteralWordsDecreasing is LIKE 'ab%' and LIKE 'ab' over offsets that
+// decrease once, at each row of the first two words: literalWords must
+// refuse them, with each set active and with none (the portable loop's
+// unrolled check once let a decrease in a whole word through).
+func TestLiteralWordsDecreasing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, set := range append([]*simdSet{nil}, simdSets...) {
+		for at := 1; at <= 128; at++ {
+			offs, data := likeColumn(rng, 200, []byte("ab"), 0)
+			offs[at] = offs[at-1] - 1
+			for _, exact := range []bool{false, true} {
+				words := make([]uint64, 4)
+				withActive(set, func() {
+					if literalWords(words, bytesView{offs: offs, data: data}, "ab", exact) {
+						t.Errorf("%s: a decrease at row %d (exact %v) went unreported", SIMDLevel(), at, exact)
+					}
+				})
+			}
 		}
 	}
 }
