@@ -22,6 +22,27 @@ func init() {
 	familyGens[gI64] = append(familyGens[gI64], intervalPart)
 	familyGens[gF64] = append(familyGens[gF64], intervalEpoch)
 	familyGens[gBool] = append(familyGens[gBool], intervalCompare)
+	familyGens[gI64] = append(familyGens[gI64], timeBucketGen)
+}
+
+// bucketWidthPool are widths of time_bucket both engines take.
+var bucketWidthPool = []string{"INTERVAL 1 MONTH", "INTERVAL '2 months'", "INTERVAL 1 YEAR", "INTERVAL 1 QUARTER", "INTERVAL '7 days'",
+	"INTERVAL 1 DAY", "INTERVAL 3 DAY", "INTERVAL 90 MINUTE", "INTERVAL '1 hour'", "INTERVAL '10 ms'", "INTERVAL 1 WEEK"}
+
+// timeBucketGen is the milliseconds of a time_bucket of a date or
+// timestamp (BIGINT in both, whatever the bucket's type), by a width of the
+// pool or any interval (one mixing months and days is an error in both),
+// with an interval offset now and then.
+func timeBucketGen(g *gen, d int) *gnode {
+	w := &gnode{t: gDate, kind: "lit", text: bucketWidthPool[g.pick(len(bucketWidthPool))]}
+	if g.pick(5) == 0 {
+		w = g.interval(d)
+	}
+	n := mcall(gDate, "time_bucket", "", w, g.when(d))
+	if g.pick(3) == 0 {
+		n.kids = append(n.kids, g.interval(d))
+	}
+	return mcall(gI64, "epoch_ms", "", n)
 }
 
 // interval is an interval: a literal, INTERVAL (x) UNIT of an INTEGER

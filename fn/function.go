@@ -92,7 +92,7 @@
 //	             microsecond, epoch; date_trunc (datetrunc), date_diff
 //	             (datediff), last_day, make_date, make_timestamp, strftime,
 //	             strptime, dayname, monthname, epoch_ms, epoch_us, epoch_ns,
-//	             to_timestamp
+//	             to_timestamp, time_bucket
 //	clock        now (current_timestamp, get_current_timestamp,
 //	             transaction_timestamp), today (current_date); one instant per
 //	             parse (clock.go)

@@ -74,8 +74,7 @@ func EpochTicks(mem memory.Allocator, in Temporal, x datum.Datum, per int64, ret
 	if in.Date {
 		k := secondsPerDay * per
 		return checkedRows(mem, x, ret, func(v int32) (int64, bool) {
-			r, ok := mulInt64(int64(v), k)
-			return r, ok
+			return mulChecked(int64(v), k)
 		})
 	}
 	from := in.PerSecond
@@ -88,15 +87,7 @@ func EpochTicks(mem memory.Allocator, in Temporal, x datum.Datum, per int64, ret
 		})
 	}
 	k := per / from
-	return checkedRows(mem, x, ret, func(v int64) (int64, bool) { return mulInt64(v, k) })
-}
-
-// mulInt64 is a * b, or false when it overflows an i64.
-func mulInt64(a, b int64) (int64, bool) {
-	if a > math.MaxInt64/b || a < math.MinInt64/b {
-		return 0, false
-	}
-	return a * b, true
+	return checkedRows(mem, x, ret, func(v int64) (int64, bool) { return mulChecked(v, k) })
 }
 
 // roundDivHalfAway is a / b (b > 0) rounded to the nearest integer, half
