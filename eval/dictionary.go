@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/internal/kernels"
@@ -16,175 +14,21 @@ import (
 // dictionary column reads that column as plain values. The evaluator
 // decodes such an array where it first reads it — a record batch's column
 // bound to $.field, a struct child read with get_item, $ or a variable
-// read whole — into the plain array of its values (the values gathered by
-// the indices, a null index a null row; kernels.GatherData), once per
-// batch: the binding keeps the decoded array. Kernels never see a
-// dictionary. Filter gathers the record's own columns, so a dictionary
-// column stays one in its output.
+// read whole — into the plain array of its values (kernels.
+// DecodeDictionaries: the values gathered by the indices, a null index a
+// null row), once per batch: the binding keeps the decoded array. Kernels
+// never see a dictionary. Filter gathers the record's own columns, so a
+// dictionary column stays one in its output.
 
-// hasDictionary reports whether arrays of type t are or hold a dictionary
-// (as a struct field, or list elements, at any depth).
-func hasDictionary(t arrow.DataType) bool {
-	switch t := t.(type) {
-	case *arrow.DictionaryType:
-		return true
-	case *arrow.StructType:
-		for _, f := range t.Fields() {
-			if hasDictionary(f.Type) {
-				return true
-			}
-		}
-	case *arrow.ListType:
-		return hasDictionary(t.Elem())
-	case *arrow.FixedSizeListType:
-		return hasDictionary(t.Elem())
-	}
-	return false
-}
+// hasDictionary reports whether arrays of type t are or hold a dictionary.
+func hasDictionary(t arrow.DataType) bool { return kernels.HasDictionary(t) }
 
-// decodeDictionaries is arr with every dictionary in it (arr itself, a
-// struct field, list elements, at any depth) replaced by the plain array of
-// its values: a new reference, arr itself when it holds no dictionary.
+// decodeDictionaries is arr with its dictionaries decoded (a new
+// reference; arr itself when it holds none).
 func decodeDictionaries(mem memory.Allocator, arr arrow.Array) (arrow.Array, error) {
-	if !hasDictionary(arr.DataType()) {
-		arr.Retain()
-		return arr, nil
-	}
-	d, err := decodeData(mem, arr.Data())
+	d, err := kernels.DecodeDictionaries(mem, arr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("eval: %w", err)
 	}
-	defer d.Release()
-	return array.MakeFromData(d), nil
-}
-
-// decodeData is decodeDictionaries over array data.
-func decodeData(mem memory.Allocator, d arrow.ArrayData) (arrow.ArrayData, error) {
-	t := d.DataType()
-	if !hasDictionary(t) {
-		d.Retain()
-		return d, nil
-	}
-	switch t := t.(type) {
-	case *arrow.DictionaryType:
-		return decodeDictionary(mem, d, t)
-	case *arrow.StructType:
-		children := make([]arrow.ArrayData, len(d.Children()))
-		defer releaseData(children)
-		fields := make([]arrow.Field, t.NumFields())
-		for i, c := range d.Children() {
-			var err error
-			if children[i], err = decodeData(mem, c); err != nil {
-				return nil, err
-			}
-			fields[i] = t.Field(i)
-			fields[i].Type = children[i].DataType()
-		}
-		return array.NewData(arrow.StructOf(fields...), d.Len(), d.Buffers(), children, d.NullN(), d.Offset()), nil
-	case *arrow.ListType, *arrow.FixedSizeListType:
-		if len(d.Children()) != 1 {
-			return nil, fmt.Errorf("eval: an array of Arrow type %s without its elements", t)
-		}
-		elems, err := decodeData(mem, d.Children()[0])
-		if err != nil {
-			return nil, err
-		}
-		defer elems.Release()
-		elem := t.(arrow.ListLikeType).ElemField()
-		elem.Type = elems.DataType()
-		var nt arrow.DataType
-		if ft, ok := t.(*arrow.FixedSizeListType); ok {
-			nt = arrow.FixedSizeListOfField(ft.Len(), elem)
-		} else {
-			nt = arrow.ListOfField(elem)
-		}
-		return array.NewData(nt, d.Len(), d.Buffers(), []arrow.ArrayData{elems}, d.NullN(), d.Offset()), nil
-	}
-	return nil, fmt.Errorf("eval: cannot decode the dictionaries of Arrow type %s", t)
-}
-
-func releaseData(ds []arrow.ArrayData) {
-	for _, d := range ds {
-		if d != nil {
-			d.Release()
-		}
-	}
-}
-
-// decodeDictionary is the plain array of a dictionary array's values:
-// row i is value indices[i], null where the index is null. An index
-// outside the dictionary is an error.
-func decodeDictionary(mem memory.Allocator, d arrow.ArrayData, t *arrow.DictionaryType) (arrow.ArrayData, error) {
-	dict := d.Dictionary()
-	if dict == nil {
-		return nil, fmt.Errorf("eval: a dictionary array of Arrow type %s without its dictionary", t)
-	}
-	values, err := decodeData(mem, dict)
-	if err != nil {
-		return nil, err
-	}
-	defer values.Release()
-	if len(d.Buffers()) < 2 {
-		return nil, fmt.Errorf("eval: a dictionary array of Arrow type %s without its indices", t)
-	}
-	// The indices are an integer array over the dictionary array's
-	// validity and index buffers.
-	id := array.NewData(t.IndexType, d.Len(), d.Buffers()[:2], nil, d.NullN(), d.Offset())
-	defer id.Release()
-	ind := array.MakeFromData(id)
-	defer ind.Release()
-	idx := make([]int32, d.Len())
-	var ok bool
-	switch a := ind.(type) {
-	case *array.Int8:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Int16:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Int32:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Int64:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Uint8:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Uint16:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Uint32:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	case *array.Uint64:
-		ok = dictIndices(idx, a.Values(), d, values.Len())
-	default:
-		return nil, fmt.Errorf("eval: a dictionary array with indices of Arrow type %s", t.IndexType)
-	}
-	if !ok {
-		return nil, fmt.Errorf("eval: a dictionary array of Arrow type %s has an index outside its dictionary of %d values", t, values.Len())
-	}
-	g, err := kernels.GatherData(mem, values, idx)
-	if err != nil {
-		return nil, fmt.Errorf("eval: decoding a dictionary of Arrow type %s: %w", t, err)
-	}
-	return g, nil
-}
-
-// dictIndices fills idx with the indices of the dictionary array d (vals
-// are its index values, its offset applied), -1 where d is null, and
-// reports whether every valid index is below n.
-func dictIndices[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](idx []int32, vals []T, d arrow.ArrayData, n int) bool {
-	if len(vals) < len(idx) {
-		return false
-	}
-	validity := kernels.BufferBytes(d, 0)
-	hasNulls := validity != nil && kernels.NullCount(d) > 0
-	off := d.Offset()
-	for i := range idx {
-		if hasNulls && !bitutil.BitIsSet(validity, off+i) {
-			idx[i] = -1
-			continue
-		}
-		v := vals[i]
-		if v < 0 || uint64(v) >= uint64(n) {
-			return false
-		}
-		idx[i] = int32(v)
-	}
-	return true
+	return d, nil
 }

@@ -1,19 +1,33 @@
-package eval
+package kernels
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/colexpr/colexpr/dtype"
 )
 
-// TestDecodeDictionaryBadIndex: an index outside the dictionary (a corrupt
-// or hand-made array) is an error that says so, not a panic; a sliced
+// jsonRows is the JSON of an array's rows.
+func jsonRows(t *testing.T, arr arrow.Array) string {
+	t.Helper()
+	b, err := json.Marshal(arr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestDecodeDictionary: indices of every integer type pick their values,
+// a null index a null row; an index outside the dictionary (a corrupt or
+// hand-made array) is an error that says so, not a panic; a sliced
 // dictionary array decodes its own rows.
-func TestDecodeDictionaryBadIndex(t *testing.T) {
+func TestDecodeDictionary(t *testing.T) {
 	mem := checkedMem(t)
-	values := fromJSON(t, mem, "utf8?", `["a", "b"]`)
+	values := fromJSON(t, mem, dtype.Utf8(true), `["a", "b"]`)
 	defer values.Release()
 	for _, c := range []struct {
 		index   arrow.DataType
@@ -26,6 +40,11 @@ func TestDecodeDictionaryBadIndex(t *testing.T) {
 		{arrow.PrimitiveTypes.Int16, `[-1, 0]`, "an index outside its dictionary", ""},
 		{arrow.PrimitiveTypes.Uint64, `[1, 18446744073709551615]`, "an index outside its dictionary", ""},
 		{arrow.PrimitiveTypes.Uint64, `[1, null, 0]`, "", `["b",null,"a"]`},
+		{arrow.PrimitiveTypes.Int32, `[1, 1, 0]`, "", `["b","b","a"]`},
+		{arrow.PrimitiveTypes.Int64, `[null, 0, 1]`, "", `[null,"a","b"]`},
+		{arrow.PrimitiveTypes.Uint8, `[0, 0, 1]`, "", `["a","a","b"]`},
+		{arrow.PrimitiveTypes.Uint16, `[1, 0, 0]`, "", `["b","a","a"]`},
+		{arrow.PrimitiveTypes.Uint32, `[0, null, null]`, "", `["a",null,null]`},
 	} {
 		ind, _, err := array.FromJSON(mem, c.index, strings.NewReader(c.indices))
 		if err != nil {
@@ -33,25 +52,28 @@ func TestDecodeDictionaryBadIndex(t *testing.T) {
 		}
 		dict := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: c.index, ValueType: values.DataType()}, ind, values)
 		ind.Release()
-		got, err := decodeDictionaries(mem, dict)
+		got, err := DecodeDictionaries(mem, dict)
 		switch {
 		case c.err != "":
 			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%s: got error %v, want %q", c.indices, err, c.err)
+				t.Errorf("%s %s: got error %v, want %q", c.index, c.indices, err, c.err)
 			}
 		case err != nil:
-			t.Errorf("%s: %v", c.indices, err)
+			t.Errorf("%s %s: %v", c.index, c.indices, err)
 		default:
-			if js := jsonOf(t, got); js != c.want {
-				t.Errorf("%s: got %s, want %s", c.indices, js, c.want)
+			if js := jsonRows(t, got); js != c.want {
+				t.Errorf("%s %s: got %s, want %s", c.index, c.indices, js, c.want)
+			}
+			if !arrow.TypeEqual(got.DataType(), DecodedType(dict.DataType())) {
+				t.Errorf("%s: decoded to %s, DecodedType says %s", c.index, got.DataType(), DecodedType(dict.DataType()))
 			}
 			sl := array.NewSlice(dict, 1, int64(dict.Len()))
-			sg, err := decodeDictionaries(mem, sl)
+			sg, err := DecodeDictionaries(mem, sl)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if js, want := jsonOf(t, sg), "["+c.want[strings.Index(c.want, ",")+1:]; js != want {
-				t.Errorf("%s sliced: got %s, want %s", c.indices, js, want)
+			if js, want := jsonRows(t, sg), "["+c.want[strings.Index(c.want, ",")+1:]; js != want {
+				t.Errorf("%s %s sliced: got %s, want %s", c.index, c.indices, js, want)
 			}
 			sg.Release()
 			sl.Release()
@@ -59,4 +81,58 @@ func TestDecodeDictionaryBadIndex(t *testing.T) {
 		}
 		dict.Release()
 	}
+}
+
+// TestDecodeNestedDictionaries: dictionaries as struct fields, list and
+// fixed-size list elements decode in
+// place (the outer arrays' validity and offsets kept, a slice's rows
+// too); an array without a dictionary is returned as it is.
+func TestDecodeNestedDictionaries(t *testing.T) {
+	mem := checkedMem(t)
+	d8 := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	typ := arrow.StructOf(
+		arrow.Field{Name: "c", Type: d8, Nullable: true},
+		arrow.Field{Name: "xs", Type: arrow.ListOf(d8), Nullable: true},
+		arrow.Field{Name: "f", Type: arrow.FixedSizeListOf(2, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint32, ValueType: arrow.PrimitiveTypes.Int64}), Nullable: true},
+		arrow.Field{Name: "n", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	)
+	rows := `[{"c": "p", "xs": ["a", null, "b"], "f": [1, 2], "n": 1},
+		null,
+		{"c": null, "xs": null, "f": null, "n": 3},
+		{"c": "q", "xs": [], "f": [7, null], "n": null}]`
+	arr, _, err := array.FromJSON(mem, typ, strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arr.Release()
+	want := `[{"c":"p","f":[1,2],"n":1,"xs":["a",null,"b"]},null,{"c":null,"f":null,"n":3,"xs":null},{"c":"q","f":[7,null],"n":null,"xs":[]}]`
+	wantType := "struct<c: utf8 nullable, xs: list<item: utf8, nullable> nullable, f: fixed_size_list<item: int64, nullable>[2] nullable, n: int32 nullable>"
+	for _, a := range []arrow.Array{arr, array.NewSlice(arr, 1, 4)} {
+		got, err := DecodeDictionaries(mem, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := jsonRows(t, got)
+		if a != arr {
+			a.Release()
+			want = "[" + want[strings.Index(want, "},null,")+2:]
+		}
+		if js != want {
+			t.Errorf("got %s, want %s", js, want)
+		}
+		if HasDictionary(got.DataType()) || got.DataType().String() != wantType || !arrow.TypeEqual(got.DataType(), DecodedType(typ)) {
+			t.Errorf("decoded type %s", got.DataType())
+		}
+		got.Release()
+	}
+	plain := fromJSON(t, mem, dtype.Primitive(dtype.I32, true), `[1, null]`)
+	defer plain.Release()
+	same, err := DecodeDictionaries(mem, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same != plain {
+		t.Errorf("a plain array was copied")
+	}
+	same.Release()
 }
