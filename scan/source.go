@@ -20,6 +20,7 @@ import (
 
 	"github.com/colexpr/colexpr"
 	"github.com/colexpr/colexpr/demo"
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/internal/pqread"
 	"github.com/colexpr/colexpr/prune"
 )
@@ -291,9 +292,60 @@ func (s *recordReaderScan) Next() (arrow.RecordBatch, error) {
 		}
 		return nil, nil
 	}
-	rec := project(s.rr.RecordBatch(), s.fields)
+	rec, err := fillMissingDictionaries(project(s.rr.RecordBatch(), s.fields))
+	if err != nil {
+		return nil, fileError(s.path, "reading failed", err)
+	}
 	s.read += rec.NumRows()
 	return rec, nil
+}
+
+// fillMissingDictionaries is rec (whose reference it takes) with an empty
+// dictionary given to the dictionary arrays in it that have none, as
+// arrow-go's Parquet reader gives the list elements of a batch without
+// any: kernels.FillMissingDictionaries. The Parquet writer fails on them.
+// The empty dictionaries, a few bytes each, come from Go's allocator.
+func fillMissingDictionaries(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var cols []arrow.Array
+	for i, c := range rec.Columns() {
+		if !kernels.HasDictionary(c.DataType()) {
+			continue
+		}
+		f, err := kernels.FillMissingDictionaries(memory.DefaultAllocator, c)
+		if err != nil {
+			releaseAll(cols)
+			rec.Release()
+			return nil, fmt.Errorf("column %s: %w", rec.ColumnName(i), err)
+		}
+		if f == c {
+			f.Release()
+			continue
+		}
+		if cols == nil {
+			cols = make([]arrow.Array, rec.NumCols())
+		}
+		cols[i] = f
+	}
+	if cols == nil {
+		return rec, nil
+	}
+	defer releaseAll(cols)
+	defer rec.Release()
+	for i, c := range rec.Columns() {
+		if cols[i] == nil {
+			cols[i] = c
+			c.Retain()
+		}
+	}
+	return array.NewRecordBatch(rec.Schema(), cols, rec.NumRows()), nil
+}
+
+func releaseAll(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
 }
 
 func (s *recordReaderScan) Progress() float64 {

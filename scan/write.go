@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/colexpr/colexpr/internal/kernels"
 )
 
 // Writing. Output files are written to a temporary file beside their
@@ -175,10 +177,38 @@ func bloomFilterProps(sc *arrow.Schema, o ParquetOptions) ([]parquet.WriterPrope
 // Arrow schema stored, and decimals of up to 18
 // digits as INT32/INT64, as DuckDB and Spark write them (half the bytes of
 // FIXED_LEN_BYTE_ARRAY(16), and cheaper to decode).
+//
+// A dictionary column is written as one (its Arrow type stored, so readers
+// get it back); a dictionary nested in a list or a struct is written
+// decoded, as its values: arrow-go's writer cannot start such a column
+// with a batch that holds no elements.
 type ParquetWriter struct {
 	w        *pqarrow.FileWriter
 	buffered bool
 	closed   bool
+	// decoded, when set, is the schema batches are written with: their
+	// nested dictionaries decoded, with memory from mem.
+	decoded *arrow.Schema
+	mem     memory.Allocator
+}
+
+// nestedDictionariesDecoded is sc with the dictionaries inside its
+// columns' types (not a column's own) replaced by their value types, or
+// nil when it has none.
+func nestedDictionariesDecoded(sc *arrow.Schema) *arrow.Schema {
+	fields := sc.Fields()
+	changed := false
+	for i, f := range fields {
+		if _, isDict := f.Type.(*arrow.DictionaryType); !isDict && kernels.HasDictionary(f.Type) {
+			fields[i].Type = kernels.DecodedType(f.Type)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	md := sc.Metadata()
+	return arrow.NewSchema(fields, &md)
 }
 
 // NewParquetWriter starts a Parquet file of schema sc on w, which Close
@@ -224,15 +254,36 @@ func NewParquetWriter(w io.Writer, sc *arrow.Schema, o ParquetOptions) (*Parquet
 	props := parquet.NewWriterProperties(append(base, bloom...)...)
 	// Only an io.Writer: arrow-go would close an io.Closer, which is the
 	// caller's to close (or to commit, or to abort).
+	decoded := nestedDictionariesDecoded(sc)
+	if decoded != nil {
+		sc = decoded
+	}
 	fw, err := pqarrow.NewFileWriter(sc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err
 	}
-	return &ParquetWriter{w: fw, buffered: o.Buffered}, nil
+	return &ParquetWriter{w: fw, buffered: o.Buffered, decoded: decoded, mem: o.Mem}, nil
 }
 
 // Write writes a batch.
 func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
+	if w.decoded != nil {
+		cols := make([]arrow.Array, rec.NumCols())
+		defer releaseAll(cols)
+		for i, c := range rec.Columns() {
+			if _, isDict := c.DataType().(*arrow.DictionaryType); isDict {
+				c.Retain()
+				cols[i] = c
+				continue
+			}
+			var err error
+			if cols[i], err = kernels.DecodeDictionaries(w.mem, c); err != nil {
+				return fmt.Errorf("column %s: %w", rec.ColumnName(i), err)
+			}
+		}
+		rec = array.NewRecordBatch(w.decoded, cols, rec.NumRows())
+		defer rec.Release()
+	}
 	if w.buffered {
 		return w.w.WriteBuffered(rec)
 	}

@@ -115,6 +115,7 @@ func fixtureFiles(t *testing.T) (string, map[string]string) {
 		writePlanFixtures(t, d)
 		writeDatasetFixtures(t, d)
 		writePagesFixture(t, d)
+		writeDictionaryFixtures(t, d)
 	})
 	if fixtures == nil {
 		t.Fatal("the fixture files could not be written")

@@ -5,16 +5,19 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/mattn/go-runewidth"
 
+	"github.com/colexpr/colexpr/internal/kernels"
 	"github.com/colexpr/colexpr/internal/render"
 	"github.com/colexpr/colexpr/scan"
 )
@@ -237,6 +240,10 @@ type arrowSink struct {
 	w      batchWriter
 	rowN   int64
 	closed bool
+	// decoded, when set, is the schema batches are written with: their
+	// dictionary columns decoded, with memory from mem.
+	decoded *arrow.Schema
+	mem     memory.Allocator
 }
 
 // batchWriter is what arrowSink writes with.
@@ -249,13 +256,26 @@ func newArrowSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) *arrowSin
 	return &arrowSink{w: ipc.NewWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))}
 }
 
-// newFeatherSink writes an Arrow IPC file (Feather v2).
+// newFeatherSink writes an Arrow IPC file (Feather v2). A file holds one
+// dictionary per field, and the batches of a scan each bring their own (a
+// Parquet row group's, an IPC stream's replacements), so dictionary
+// columns are written decoded, as their values (the type colexpr gives
+// them); the IPC stream and Parquet outputs keep them encoded.
 func newFeatherSink(w io.Writer, sc *arrow.Schema, mem memory.Allocator) (*arrowSink, error) {
+	var decoded *arrow.Schema
+	if fields := sc.Fields(); slices.ContainsFunc(fields, func(f arrow.Field) bool { return kernels.HasDictionary(f.Type) }) {
+		for i := range fields {
+			fields[i].Type = kernels.DecodedType(fields[i].Type)
+		}
+		md := sc.Metadata()
+		sc = arrow.NewSchema(fields, &md)
+		decoded = sc
+	}
 	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(sc), ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, err
 	}
-	return &arrowSink{w: fw}, nil
+	return &arrowSink{w: fw, decoded: decoded, mem: mem}, nil
 }
 
 // newParquetSink writes Parquet as scan.WriteParquet does, the output's
@@ -275,8 +295,25 @@ func (c *recChunk) rows() int { return int(c.rec.NumRows()) }
 func (c *recChunk) release()  { c.rec.Release() }
 
 func (s *arrowSink) encode(rec arrow.RecordBatch) (chunk, error) {
-	rec.Retain()
-	return &recChunk{rec}, nil
+	if s.decoded == nil {
+		rec.Retain()
+		return &recChunk{rec}, nil
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range rec.Columns() {
+		var err error
+		if cols[i], err = kernels.DecodeDictionaries(s.mem, c); err != nil {
+			return nil, fmt.Errorf("column %s: %w", rec.ColumnName(i), err)
+		}
+	}
+	return &recChunk{array.NewRecordBatch(s.decoded, cols, rec.NumRows())}, nil
 }
 
 func (s *arrowSink) write(c chunk, n int) error {

@@ -18,8 +18,9 @@ var schemaCommand = &command{
 	usage: `Usage: colexpr schema [--origins] [--csv-infer-rows N] [--csv-type NAME=TYPE] [FILE...]
 
 Prints the schema of the FILEs (or of the demo table) as colexpr types it,
-one "name: dtype" line per column. A column whose Arrow type colexpr does
-not support is listed with that type; one whose name another column has
+one "name: dtype" line per column. A dictionary-encoded column is listed
+with the dtype of its values, which is how expressions read it. A column
+whose Arrow type colexpr does not support is listed with that type; one whose name another column has
 too is marked as left out, as query and explain leave it out.
 
 Several FILEs, globs and directories are one table, as query reads them:

@@ -137,9 +137,18 @@ func releaseData(ds []arrow.ArrayData) {
 // row i is value indices[i], null where the index is null. An index
 // outside the dictionary is an error.
 func decodeDictionary(mem memory.Allocator, d arrow.ArrayData, t *arrow.DictionaryType) (arrow.ArrayData, error) {
-	dict := d.Dictionary()
+	dict := dictionaryData(d)
 	if dict == nil {
-		return nil, fmt.Errorf("a dictionary array of Arrow type %s without its dictionary", t)
+		// arrow-go's Parquet reader gives list elements of a batch without
+		// any without a dictionary: they are all null, or there are none.
+		if d.Len() > 0 && NullCount(d) != d.Len() {
+			return nil, fmt.Errorf("a dictionary array of Arrow type %s without its dictionary", t)
+		}
+		nulls := array.MakeArrayOfNull(mem, DecodedType(t.ValueType), d.Len())
+		defer nulls.Release()
+		nd := nulls.Data()
+		nd.Retain()
+		return nd, nil
 	}
 	values, err := decodeData(mem, dict)
 	if err != nil {
@@ -209,4 +218,78 @@ func dictIndices[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 		idx[i] = int32(v)
 	}
 	return true
+}
+
+// dictionaryData is the dictionary of a dictionary array's data, or nil
+// when it has none (arrow-go keeps a nil *array.Data there).
+func dictionaryData(d arrow.ArrayData) arrow.ArrayData {
+	if dd, ok := d.Dictionary().(*array.Data); !ok || dd == nil {
+		return nil
+	}
+	return d.Dictionary()
+}
+
+// missingDictionary reports whether arr, or an array in it (a struct
+// field, list elements), is a dictionary array without its dictionary.
+func missingDictionary(d arrow.ArrayData) bool {
+	switch d.DataType().(type) {
+	case *arrow.DictionaryType:
+		return dictionaryData(d) == nil
+	case *arrow.StructType, *arrow.ListType, *arrow.FixedSizeListType:
+		for _, c := range d.Children() {
+			if missingDictionary(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FillMissingDictionaries is arr with an empty dictionary given to each
+// dictionary array in it (arr itself, a struct field, list elements) that
+// has none — arrow-go's Parquet reader makes such arrays for the list
+// elements of a batch that has none, and its Parquet writer, like other
+// readers of the batch, fails on them. A new reference: arr itself when no
+// dictionary is missing. A dictionary array without a dictionary whose
+// indices are not all null is an error. The empty dictionaries come from
+// mem.
+func FillMissingDictionaries(mem memory.Allocator, arr arrow.Array) (arrow.Array, error) {
+	if !HasDictionary(arr.DataType()) || !missingDictionary(arr.Data()) {
+		arr.Retain()
+		return arr, nil
+	}
+	d, err := fillData(mem, arr.Data())
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+func fillData(mem memory.Allocator, d arrow.ArrayData) (arrow.ArrayData, error) {
+	if !missingDictionary(d) {
+		d.Retain()
+		return d, nil
+	}
+	if t, ok := d.DataType().(*arrow.DictionaryType); ok {
+		if d.Len() > 0 && NullCount(d) != d.Len() {
+			return nil, fmt.Errorf("a dictionary array of Arrow type %s without its dictionary", t)
+		}
+		// A builder's empty array has every buffer (a string's one
+		// offset), which readers of the dictionary index.
+		b := array.NewBuilder(mem, t.ValueType)
+		empty := b.NewArray()
+		b.Release()
+		defer empty.Release()
+		return array.NewDataWithDictionary(t, d.Len(), d.Buffers(), d.NullN(), d.Offset(), empty.Data().(*array.Data)), nil
+	}
+	children := make([]arrow.ArrayData, len(d.Children()))
+	defer releaseData(children)
+	for i, c := range d.Children() {
+		var err error
+		if children[i], err = fillData(mem, c); err != nil {
+			return nil, err
+		}
+	}
+	return array.NewData(d.DataType(), d.Len(), d.Buffers(), children, d.NullN(), d.Offset()), nil
 }
