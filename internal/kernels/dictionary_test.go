@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/colexpr/colexpr/dtype"
 )
@@ -135,4 +136,82 @@ func TestDecodeNestedDictionaries(t *testing.T) {
 		t.Errorf("a plain array was copied")
 	}
 	same.Release()
+}
+
+// TestFillMissingDictionaries: a list of dictionaries whose elements have
+// no dictionary (as arrow-go's Parquet reader gives a batch of null or
+// empty lists: no elements) gets an empty one, and decodes to its rows;
+// dictionary data without a dictionary but with a valid index (which
+// arrow-go refuses to make an array of) is an error, from both functions.
+func TestFillMissingDictionaries(t *testing.T) {
+	mem := checkedMem(t)
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	// No elements, no dictionary.
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	elems := array.NewData(dt, 0, idx.Data().Buffers(), nil, 0, 0)
+	defer elems.Release()
+	offsets, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, 0, 0, 0]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer offsets.Release()
+	// The lists' validity: that of [1, 1, null].
+	v, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int8, strings.NewReader(`[1, 1, null]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Release()
+	ld := array.NewData(arrow.ListOf(dt), 3, []*memory.Buffer{v.Data().Buffers()[0], offsets.Data().Buffers()[1]}, []arrow.ArrayData{elems}, 1, 0)
+	defer ld.Release()
+	list := array.MakeFromData(ld)
+	defer list.Release()
+
+	filled, err := FillMissingDictionaries(mem, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer filled.Release()
+	if missingDictionary(filled.Data()) || !arrow.TypeEqual(filled.DataType(), list.DataType()) {
+		t.Fatalf("filled: %s, missing %v", filled.DataType(), missingDictionary(filled.Data()))
+	}
+	if d := filled.(*array.List).ListValues().(*array.Dictionary).Dictionary(); d.Len() != 0 || d.DataType().ID() != arrow.STRING {
+		t.Errorf("the dictionary given: %s", d)
+	}
+	for _, a := range []arrow.Array{list, filled} {
+		dec, err := DecodeDictionaries(mem, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if js := jsonRows(t, dec); js != `[[],[],null]` {
+			t.Errorf("decoded: %s", js)
+		}
+		dec.Release()
+	}
+	again, err := FillMissingDictionaries(mem, filled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != filled {
+		t.Errorf("a complete array was rebuilt")
+	}
+	again.Release()
+
+	// A valid index and no dictionary.
+	bad, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, null]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Release()
+	bd := array.NewData(dt, 2, bad.Data().Buffers(), nil, 1, 0)
+	defer bd.Release()
+	if _, err := fillData(mem, bd); err == nil || !strings.Contains(err.Error(), "without its dictionary") {
+		t.Errorf("fill: %v", err)
+	}
+	if _, err := decodeData(mem, bd); err == nil || !strings.Contains(err.Error(), "without its dictionary") {
+		t.Errorf("decode: %v", err)
+	}
 }
