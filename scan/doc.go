@@ -277,12 +277,26 @@
 // Source.Schema with the reason, and an expression that uses it is an
 // error that gives it.
 //
+// A dictionary-encoded column (dictionary<indices, values>: what an Arrow
+// IPC writer or pyarrow often writes, and what arrow-go's Parquet reader
+// gives for a column whose stored Arrow schema says dictionary) has the
+// type of its values (dtype.FromArrow): expressions filter and compute on
+// the values, each batch's dictionary is decoded where an expression
+// reads the column, and rows kept whole keep their dictionaries. A
+// Parquet column's statistics are of its values, so row groups are pruned
+// as for a plain column; such a column is read by arrow-go's record
+// reader, not pqread, so its pages are not skipped. Of the list elements
+// of a batch without any, arrow-go's reader gives a dictionary array
+// without a dictionary; the scan gives it an empty one.
+//
 // # Writing
 //
 // ParquetWriter writes batches as Parquet — Snappy, statistics, bloom
 // filters of the columns ParquetOptions.BloomFilters names, the Arrow
 // schema stored, decimals of up to 18 digits as INT32/INT64, row groups of
-// 128 Ki rows (with ParquetOptions.Buffered, whatever the batches' sizes).
+// 128 Ki rows (with ParquetOptions.Buffered, whatever the batches' sizes),
+// a dictionary column as one and a dictionary inside a list or a struct
+// as its values.
 // WriteParquet writes a RecordReader with it. Files are written through an
 // AtomicFile: a temporary file in the target's directory, renamed to the
 // target by Commit, removed by Abort, so an error never leaves a
