@@ -284,8 +284,9 @@
 // the values, each batch's dictionary is decoded where an expression
 // reads the column, and rows kept whole keep their dictionaries. A
 // Parquet column's statistics are of its values, so row groups are pruned
-// as for a plain column; such a column is read by arrow-go's record
-// reader, not pqread, so its pages are not skipped. Of the list elements
+// as for a plain column; but a query that reads such a column reads the
+// file with arrow-go's record reader, not pqread, so its pages are not
+// skipped. Of the list elements
 // of a batch without any, arrow-go's reader gives a dictionary array
 // without a dictionary; the scan gives it an empty one.
 //
