@@ -20,8 +20,9 @@ var schemaCommand = &command{
 Prints the schema of the FILEs (or of the demo table) as colexpr types it,
 one "name: dtype" line per column. A dictionary-encoded column is listed
 with the dtype of its values, which is how expressions read it. A column
-whose Arrow type colexpr does not support is listed with that type; one whose name another column has
-too is marked as left out, as query and explain leave it out.
+whose Arrow type colexpr does not support is listed with that type; one
+whose name another column has too is marked as left out, as query and
+explain leave it out.
 
 Several FILEs, globs and directories are one table, as query reads them:
 their schemas unified by column name (a column some files lack is null in
