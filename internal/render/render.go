@@ -204,7 +204,9 @@ func valueCell(arr arrow.Array, asJSON bool) Cell {
 			return append(b, '}')
 		}
 	case *array.Dictionary:
-		values := valueCell(a.Dictionary(), asJSON)
+		// A value of the dictionary may itself be null (JSON's null; the
+		// text formats ask IsNull).
+		values := newCell(a.Dictionary(), asJSON)
 		return func(b []byte, i int) []byte { return values(b, a.GetValueIndex(i)) }
 	}
 	// Types without a rendering of their own (intervals, durations, maps,
@@ -338,9 +340,16 @@ func appendBlob(b []byte, v []byte) []byte {
 }
 
 // IsNull reports whether row i of arr is null; every row of an array of
-// type null is, whether or not it has a validity bitmap.
+// type null is, whether or not it has a validity bitmap, and a row of a
+// dictionary array is when its index or the value it picks is.
 func IsNull(arr arrow.Array, i int) bool {
-	return arr.DataType().ID() == arrow.NULL || arr.IsNull(i)
+	if arr.DataType().ID() == arrow.NULL || arr.IsNull(i) {
+		return true
+	}
+	if d, ok := arr.(*array.Dictionary); ok {
+		return IsNull(d.Dictionary(), d.GetValueIndex(i))
+	}
+	return false
 }
 
 const hexDigits = "0123456789abcdef"

@@ -170,3 +170,54 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestDictionaryCells: a dictionary column prints its values, and a row
+// whose index picks a null value is null — IsNull for the text formats,
+// null in JSON — at the top and as list elements.
+func TestDictionaryCells(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	vals, _, err := array.FromJSON(mem, arrow.BinaryTypes.String, strings.NewReader(`["a", null, "c\"q"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vals.Release()
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int16, strings.NewReader(`[0, 1, 2, null, 2]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
+	dict := array.NewDictionaryArray(dt, idx, vals)
+	defer dict.Release()
+	var text, js []string
+	textCell, jsonCell := Text(dict), JSON(dict)
+	for i := range dict.Len() {
+		if IsNull(dict, i) {
+			text = append(text, "NULL")
+		} else {
+			text = append(text, string(textCell(nil, i)))
+		}
+		js = append(js, string(jsonCell(nil, i)))
+	}
+	if got := strings.Join(text, " "); got != `a NULL c"q NULL c"q` {
+		t.Errorf("text: %s", got)
+	}
+	if got := strings.Join(js, " "); got != `"a" null "c\"q" null "c\"q"` {
+		t.Errorf("JSON: %s", got)
+	}
+
+	offsets, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, 3, 5]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer offsets.Release()
+	ld := array.NewData(arrow.ListOf(dt), 2, []*memory.Buffer{nil, offsets.Data().Buffers()[1]}, []arrow.ArrayData{dict.Data()}, 0, 0)
+	defer ld.Release()
+	list := array.MakeFromData(ld)
+	defer list.Release()
+	lc := Text(list)
+	if got := string(lc(nil, 0)) + " " + string(lc(nil, 1)); got != `["a",null,"c\"q"] [null,"c\"q"]` {
+		t.Errorf("list: %s", got)
+	}
+}
