@@ -280,3 +280,58 @@ func TestParquetWriterDictionaries(t *testing.T) {
 		back.Close()
 	}
 }
+
+// TestParquetWriterNullInDictionary: a dictionary with a null value (which
+// arrow-go's writer refuses) is written with those rows null by their
+// index, still a dictionary column.
+func TestParquetWriterNullInDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	vals, _, err := array.FromJSON(mem, arrow.BinaryTypes.String, strings.NewReader(`["a", null, "c"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vals.Release()
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int8, strings.NewReader(`[0, 1, 2, null, 1]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	dt := dictType(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String)
+	col := array.NewDictionaryArray(dt, idx, vals)
+	defer col.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "m", Type: dt, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(sc, []arrow.Array{col}, 5)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "n.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewParquetWriter(f, sc, ParquetOptions{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	back, err := Open(mem, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	if typ := back.Schema().Arrow.Field(0).Type; typ.ID() != arrow.DICTIONARY {
+		t.Errorf("written as %s", typ)
+	}
+	got, _, err := query(t, back, "m IS NULL OR m = 'c'", "m IS NULL AS n", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rowsOf(got) != "true | (null)\nfalse | c\ntrue | (null)\ntrue | (null)\n" {
+		t.Errorf("read back:\n%s", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -187,9 +188,12 @@ type ParquetWriter struct {
 	buffered bool
 	closed   bool
 	// decoded, when set, is the schema batches are written with: their
-	// nested dictionaries decoded, with memory from mem.
-	decoded *arrow.Schema
-	mem     memory.Allocator
+	// nested dictionaries decoded, with memory from mem. dictionaries says
+	// the schema has a dictionary column, whose nulls in the dictionary
+	// are moved to the indices.
+	decoded      *arrow.Schema
+	dictionaries bool
+	mem          memory.Allocator
 }
 
 // nestedDictionariesDecoded is sc with the dictionaries inside its
@@ -262,18 +266,24 @@ func NewParquetWriter(w io.Writer, sc *arrow.Schema, o ParquetOptions) (*Parquet
 	if err != nil {
 		return nil, err
 	}
-	return &ParquetWriter{w: fw, buffered: o.Buffered, decoded: decoded, mem: o.Mem}, nil
+	dictionaries := slices.ContainsFunc(sc.Fields(), func(f arrow.Field) bool { return f.Type.ID() == arrow.DICTIONARY })
+	return &ParquetWriter{w: fw, buffered: o.Buffered, decoded: decoded, dictionaries: dictionaries, mem: o.Mem}, nil
 }
 
 // Write writes a batch.
 func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
-	if w.decoded != nil {
+	if w.decoded != nil || w.dictionaries {
+		sc := w.decoded
+		if sc == nil {
+			sc = rec.Schema()
+		}
 		cols := make([]arrow.Array, rec.NumCols())
 		defer releaseAll(cols)
 		for i, c := range rec.Columns() {
 			if _, isDict := c.DataType().(*arrow.DictionaryType); isDict {
-				c.Retain()
-				cols[i] = c
+				// arrow-go refuses a null in the dictionary: its rows are
+				// made null by their index.
+				cols[i] = kernels.NullValuesInIndices(w.mem, c)
 				continue
 			}
 			var err error
@@ -281,7 +291,7 @@ func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
 				return fmt.Errorf("column %s: %w", rec.ColumnName(i), err)
 			}
 		}
-		rec = array.NewRecordBatch(w.decoded, cols, rec.NumRows())
+		rec = array.NewRecordBatch(sc, cols, rec.NumRows())
 		defer rec.Release()
 	}
 	if w.buffered {

@@ -293,3 +293,39 @@ func fillData(mem memory.Allocator, d arrow.ArrayData) (arrow.ArrayData, error) 
 	}
 	return array.NewData(d.DataType(), d.Len(), d.Buffers(), children, d.NullN(), d.Offset()), nil
 }
+
+// NullValuesInIndices is the dictionary array arr with the rows whose
+// index picks a null value of its dictionary made null by their index,
+// and the dictionary's validity dropped (no index left points at one of
+// its null slots, which keep whatever they hold): the same values, for a
+// writer that takes no null in a dictionary (arrow-go's Parquet writer). A
+// new reference; arr itself when its dictionary has no null, or arr is no
+// dictionary array.
+func NullValuesInIndices(mem memory.Allocator, arr arrow.Array) arrow.Array {
+	d, ok := arr.(*array.Dictionary)
+	if !ok || d.Dictionary().NullN() == 0 {
+		arr.Retain()
+		return arr
+	}
+	dict := d.Dictionary()
+	data := d.Data()
+	off, n := data.Offset(), data.Len()
+	validity := ZeroedBitmap(mem, off+n)
+	defer validity.Release()
+	bits := validity.Bytes()
+	nulls := 0
+	for i := range n {
+		if d.IsValid(i) && dict.IsValid(d.GetValueIndex(i)) {
+			bitutil.SetBit(bits, off+i)
+		} else {
+			nulls++
+		}
+	}
+	dd := dict.Data()
+	bufs := append([]*memory.Buffer{nil}, dd.Buffers()[1:]...)
+	values := array.NewData(dd.DataType(), dd.Len(), bufs, dd.Children(), 0, dd.Offset())
+	defer values.Release()
+	nd := array.NewDataWithDictionary(data.DataType(), n, []*memory.Buffer{validity, data.Buffers()[1]}, nulls, off, values)
+	defer nd.Release()
+	return array.MakeFromData(nd)
+}

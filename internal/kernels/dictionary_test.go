@@ -215,3 +215,45 @@ func TestFillMissingDictionaries(t *testing.T) {
 		t.Errorf("decode: %v", err)
 	}
 }
+
+// TestNullValuesInIndices: the rows that pick a null value of the
+// dictionary become null by their index, the dictionary has no null left,
+// and the rows decode as before; a sliced array keeps its own rows.
+func TestNullValuesInIndices(t *testing.T) {
+	mem := checkedMem(t)
+	vals := fromJSON(t, mem, dtype.Primitive(dtype.I64, true), `[10, null, 30]`)
+	defer vals.Release()
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Uint8, strings.NewReader(`[2, 0, 1, null, 1, 2]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	dict := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: vals.DataType()}, idx, vals)
+	defer dict.Release()
+	for _, c := range []struct {
+		from, to int64
+		want     string
+	}{{0, 6, `[30,10,null,null,null,30]`}, {1, 5, `[10,null,null,null]`}} {
+		in := array.NewSlice(dict, c.from, c.to)
+		out := NullValuesInIndices(mem, in)
+		d := out.(*array.Dictionary)
+		if d.Dictionary().NullN() != 0 || d.NullN() != strings.Count(c.want, "null") {
+			t.Errorf("%d–%d: %d nulls in the dictionary, %d rows null", c.from, c.to, d.Dictionary().NullN(), d.NullN())
+		}
+		dec, err := DecodeDictionaries(mem, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if js := jsonRows(t, dec); js != c.want {
+			t.Errorf("%d–%d: decoded %s, want %s", c.from, c.to, js, c.want)
+		}
+		dec.Release()
+		out.Release()
+		in.Release()
+	}
+	plain := NullValuesInIndices(mem, vals)
+	if plain != vals {
+		t.Errorf("an array that is no dictionary was rebuilt")
+	}
+	plain.Release()
+}
