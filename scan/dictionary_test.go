@@ -335,3 +335,55 @@ func TestParquetWriterNullInDictionary(t *testing.T) {
 		t.Errorf("read back:\n%s", got)
 	}
 }
+
+// TestParquetWriterDictionaryOfLists: a dictionary of nested values, which
+// arrow-go's writer cannot write as one, is written as its values, and
+// reads back as the same rows.
+func TestParquetWriterDictionaryOfLists(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	vals, _, err := array.FromJSON(mem, arrow.ListOf(arrow.PrimitiveTypes.Int64), strings.NewReader(`[[1, 2], null, []]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vals.Release()
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, 2, null, 1, 0]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	dt := dictType(arrow.PrimitiveTypes.Int32, vals.DataType())
+	col := array.NewDictionaryArray(dt, idx, vals)
+	defer col.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "xs", Type: dt, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(sc, []arrow.Array{col}, 5)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "l.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewParquetWriter(f, sc, ParquetOptions{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	back, err := Open(mem, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	got, _, err := query(t, back, "", "xs", "len(xs) AS n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rowsOf(got) != "[1,2] | 2\n[] | 0\n(null) | (null)\n(null) | (null)\n[1,2] | 2\n" {
+		t.Errorf("read back:\n%s", got)
+	}
+}

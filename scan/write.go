@@ -180,9 +180,11 @@ func bloomFilterProps(sc *arrow.Schema, o ParquetOptions) ([]parquet.WriterPrope
 // FIXED_LEN_BYTE_ARRAY(16), and cheaper to decode).
 //
 // A dictionary column is written as one (its Arrow type stored, so readers
-// get it back); a dictionary nested in a list or a struct is written
-// decoded, as its values: arrow-go's writer cannot start such a column
-// with a batch that holds no elements.
+// get it back), a null value of its dictionary moved to the indices of
+// the rows that pick it; a dictionary nested in a list or a struct, or of
+// nested values, is written decoded, as its values: arrow-go's writer
+// cannot start a list of dictionaries with a batch that holds no
+// elements, nor write a dictionary of nested values.
 type ParquetWriter struct {
 	w        *pqarrow.FileWriter
 	buffered bool
@@ -196,14 +198,26 @@ type ParquetWriter struct {
 	mem          memory.Allocator
 }
 
+// keptDictionary reports whether ParquetWriter writes a column of type t
+// as a dictionary: a dictionary of values that are not nested (arrow-go
+// writes no other).
+func keptDictionary(t arrow.DataType) bool {
+	dt, ok := t.(*arrow.DictionaryType)
+	if !ok {
+		return false
+	}
+	_, nested := dt.ValueType.(arrow.NestedType)
+	return !nested
+}
+
 // nestedDictionariesDecoded is sc with the dictionaries inside its
-// columns' types (not a column's own) replaced by their value types, or
-// nil when it has none.
+// columns' types, and those of nested values, replaced by their value
+// types (those keptDictionary keeps stay), or nil when it has none.
 func nestedDictionariesDecoded(sc *arrow.Schema) *arrow.Schema {
 	fields := sc.Fields()
 	changed := false
 	for i, f := range fields {
-		if _, isDict := f.Type.(*arrow.DictionaryType); !isDict && kernels.HasDictionary(f.Type) {
+		if !keptDictionary(f.Type) && kernels.HasDictionary(f.Type) {
 			fields[i].Type = kernels.DecodedType(f.Type)
 			changed = true
 		}
@@ -266,7 +280,7 @@ func NewParquetWriter(w io.Writer, sc *arrow.Schema, o ParquetOptions) (*Parquet
 	if err != nil {
 		return nil, err
 	}
-	dictionaries := slices.ContainsFunc(sc.Fields(), func(f arrow.Field) bool { return f.Type.ID() == arrow.DICTIONARY })
+	dictionaries := slices.ContainsFunc(sc.Fields(), func(f arrow.Field) bool { return keptDictionary(f.Type) })
 	return &ParquetWriter{w: fw, buffered: o.Buffered, decoded: decoded, dictionaries: dictionaries, mem: o.Mem}, nil
 }
 
@@ -280,7 +294,7 @@ func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
 		cols := make([]arrow.Array, rec.NumCols())
 		defer releaseAll(cols)
 		for i, c := range rec.Columns() {
-			if _, isDict := c.DataType().(*arrow.DictionaryType); isDict {
+			if keptDictionary(sc.Field(i).Type) {
 				// arrow-go refuses a null in the dictionary: its rows are
 				// made null by their index.
 				cols[i] = kernels.NullValuesInIndices(w.mem, c)
