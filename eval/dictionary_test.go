@@ -195,3 +195,47 @@ func jsonText(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestEvalDictionaryOfNestedValues: a dictionary whose values are lists
+// or structs reads as those values (list functions, field access).
+func TestEvalDictionaryOfNestedValues(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	listVals, _, err := array.FromJSON(mem, arrow.ListOf(arrow.PrimitiveTypes.Int64), strings.NewReader(`[[1, 2], null, [5]]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listVals.Release()
+	structVals, _, err := array.FromJSON(mem, arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), strings.NewReader(`[{"x": 7}, {"x": null}, null]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer structVals.Release()
+	idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, 2, null, 1, 0]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Release()
+	xs := array.NewDictionaryArray(dictOf(arrow.PrimitiveTypes.Int32, listVals.DataType()), idx, listVals)
+	defer xs.Release()
+	s := array.NewDictionaryArray(dictOf(arrow.PrimitiveTypes.Int32, structVals.DataType()), idx, structVals)
+	defer s.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "xs", Type: xs.DataType(), Nullable: true}, {Name: "s", Type: s.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(sc, []arrow.Array{xs, s}, 5)
+	defer rec.Release()
+	for _, c := range []struct{ src, want string }{
+		{"list_transform(xs, v -> v * 10)", `[[10,20],[50],null,null,[10,20]]`},
+		{"len(xs)", `[2,1,null,null,2]`},
+		{"s.x + 1", `[8,null,null,null,8]`},
+		{"s IS NULL", `[false,true,true,false,false]`},
+	} {
+		got, err := eval.EvalRecord(mem, compile(c.src, sc), rec)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if js := jsonText(t, got); js != c.want {
+			t.Errorf("%s: got %s, want %s", c.src, js, c.want)
+		}
+		got.Release()
+	}
+}
