@@ -16,6 +16,16 @@
 // must match the bound type of $ (nullability aside), and every free
 // variable needs a value of its bound type.
 //
+// A dictionary array (dictionary<indices, values>) holds the type of its
+// values, as dtype.FromArrow types it, at any depth of the input: a record
+// batch column, a struct field, list elements. It is decoded where it is
+// first read — a column or field when get_item reads it, $ or a variable
+// when read whole — into the plain array of its values (the values
+// gathered by the indices, a null index a null row), once per evaluation,
+// so kernels never see a dictionary; an index outside the dictionary is an
+// error. Filter gathers the record's own columns: a dictionary column
+// stays one in its result.
+//
 // # Ownership and memory
 //
 // Every buffer the evaluator or a kernel allocates comes from the caller's
