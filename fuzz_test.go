@@ -119,6 +119,10 @@ var builtinSeeds = []string{
 	"extract(year FROM dt) * 100 + month(dt) > 199501 AND dt > '1995-01-01'",
 	"date_diff('day', dt, date_trunc('month', dt)) + (dt - DATE '1970-01-01') + epoch(dt + a)",
 	"strftime(last_day(dt), '%Y-%m-%d %a') || strftime(strptime(s, '%d/%m/%Y'), '%j')",
+	"s GLOB '[a-c]*?' OR s NOT SIMILAR TO 'a.c' OR s ~ '^a' OR s !~~ '%b' OR s ^@ 'x'",
+	"len(regexp_extract_all(s, '([a-z])|x*', 1)) + regexp_count(s, '.')",
+	"time_bucket(INTERVAL '7 days', dt, INTERVAL '2 hours') < current_date - INTERVAL 1 MONTH",
+	"epoch_us(dt) + epoch_ns(dt) / 1000 + epoch_ms(now()) * 0",
 }
 
 // TestPipelineSeedsCompile keeps the fuzzer's built-in seeds meaningful:
