@@ -154,5 +154,5 @@ func ExampleOpen() {
 	// Output:
 	// price > 1 → 2 rows
 	// item LIKE 'p%' → 1 rows
-	// prices.csv.arrow
+	// prices.csv
 }

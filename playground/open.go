@@ -18,9 +18,9 @@ import (
 // it once for every answer. A Parquet or Arrow IPC file is opened as
 // scan.Open opens it. A CSV file or an Arrow IPC stream can be scanned
 // only once: it is read once, whole, into an Arrow IPC file in a
-// directory of its own under os.TempDir (named after the file, so the
-// page's table name says which it is a copy of), and that copy is the
-// table. done closes the table and removes the copy.
+// directory of its own under os.TempDir, and that copy is the table,
+// named after the file (Source.SetName), as the page and messages show
+// it. done closes the table and removes the copy.
 //
 // colexpr serve FILE and the WebAssembly build's dropped files open
 // their table with Open.
@@ -59,6 +59,7 @@ func Open(mem memory.Allocator, path string) (src *scan.Source, done func() erro
 		remove()
 		return nil, nil, err
 	}
+	src.SetName(path) // the page and the messages name the user's file, not the copy
 	return src, func() error { return errors.Join(src.Close(), remove()) }, nil
 }
 

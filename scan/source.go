@@ -71,6 +71,11 @@ type Source struct {
 // Name is how messages name the source: its path, or "the demo table".
 func (s *Source) Name() string { return s.name }
 
+// SetName changes how messages name the source, for a source that stands
+// for another file (playground.Open's copy of a CSV file is named after
+// the file). It changes nothing that is read.
+func (s *Source) SetName(name string) { s.name = name }
+
 // Schema is the source's schema as colexpr types it, with the columns it
 // cannot read left out.
 //

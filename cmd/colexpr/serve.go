@@ -90,11 +90,7 @@ func runServe(e *env, args []string) error {
 		return err
 	}
 	srv := playground.NewServer(ln.Addr().String(), playground.Handler(src))
-	name := src.Name()
-	if len(pos) == 1 && name != pos[0] {
-		name = fmt.Sprintf("%s (read into %s)", pos[0], name)
-	}
-	fmt.Fprintf(e.stdout, "colexpr serve: %s at http://%s/ (Ctrl-C stops)\n", name, ln.Addr())
+	fmt.Fprintf(e.stdout, "colexpr serve: %s at http://%s/ (Ctrl-C stops)\n", src.Name(), ln.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
