@@ -118,7 +118,11 @@
 //     VPMINUD, the 8 bytes at each fetched by two VPGATHERDQ, compared
 //     with the literal under its mask (VPTESTNMQ of the XOR) and the
 //     lengths with it (VPCMPD), decreasing offsets noted in a mask as
-//     the portable loop notes them (AVX-512 only);
+//     the portable loop notes them (AVX-512 only). Both gather kernels
+//     were measured on a CPU that Gather Data Sampling does not affect;
+//     where microcode mitigates it (Intel Skylake to Ice Lake) a gather
+//     is several times slower and they may gain little over the portable
+//     loops — unmeasured;
 //   - bitmap → selection vector (SelectRows): AVX-512 compresses the row
 //     numbers of 16 bits a step with VPCOMPRESSD; AVX2, which has no
 //     compress, adds each byte's first row to its entry in a table of the
