@@ -87,6 +87,65 @@ func fuzzSeeds(f *testing.F) map[string][]byte {
 	sw.Close()
 	seeds["t.arrows"] = stream.Bytes()
 	seeds["t.csv"] = []byte("n,d,s,day\n1,1.50,one,1995-01-01\n2,,two,\n3,-3.25,,2000-02-29\n")
+	for name, data := range dictionarySeeds(f, rec) {
+		seeds[name] = data
+	}
+	return seeds
+}
+
+// dictionarySeeds are the rows with s dictionary-encoded, as an IPC file,
+// an IPC stream and Parquet that stores its Arrow schema (so pqarrow gives
+// the dictionary back): the scan decodes them.
+func dictionarySeeds(f *testing.F, rec arrow.RecordBatch) map[string][]byte {
+	f.Helper()
+	mem := memory.NewGoAllocator()
+	b := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String})
+	defer b.Release()
+	strs := rec.Column(2).(*array.String)
+	for i := range strs.Len() {
+		if strs.IsNull(i) {
+			b.AppendNull()
+		} else if err := b.(*array.BinaryDictionaryBuilder).AppendString(strs.Value(i)); err != nil {
+			f.Fatal(err)
+		}
+	}
+	dict := b.NewArray()
+	defer dict.Release()
+	fields := fuzzSchema.Fields()
+	fields[2].Type = dict.DataType()
+	schema := arrow.NewSchema(fields, nil)
+	cols := rec.Columns()
+	cols = append(append(append([]arrow.Array{}, cols[:2]...), dict), cols[3:]...)
+	drec := array.NewRecordBatch(schema, cols, rec.NumRows())
+	defer drec.Release()
+	seeds := map[string][]byte{}
+	var file, stream, pq bytes.Buffer
+	fw, err := ipc.NewFileWriter(&file, ipc.WithSchema(schema))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := fw.Write(drec); err != nil {
+		f.Fatal(err)
+	}
+	fw.Close()
+	seeds["dict.arrow"] = file.Bytes()
+	sw := ipc.NewWriter(&stream, ipc.WithSchema(schema))
+	if err := sw.Write(drec); err != nil {
+		f.Fatal(err)
+	}
+	sw.Close()
+	seeds["dict.arrows"] = stream.Bytes()
+	pw, err := pqarrow.NewFileWriter(schema, &pq, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := pw.Write(drec); err != nil {
+		f.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		f.Fatal(err)
+	}
+	seeds["dictschema.parquet"] = pq.Bytes()
 	return seeds
 }
 
