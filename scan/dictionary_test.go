@@ -303,23 +303,7 @@ func TestParquetWriterNullInDictionary(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{{Name: "m", Type: dt, Nullable: true}}, nil)
 	rec := array.NewRecordBatch(sc, []arrow.Array{col}, 5)
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "n.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewParquetWriter(f, sc, ParquetOptions{Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	back, err := Open(mem, path)
+	back, err := Open(mem, writeWithParquetWriter(t, mem, rec, "n.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,23 +342,7 @@ func TestParquetWriterDictionaryOfLists(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{{Name: "xs", Type: dt, Nullable: true}}, nil)
 	rec := array.NewRecordBatch(sc, []arrow.Array{col}, 5)
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "l.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewParquetWriter(f, sc, ParquetOptions{Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	back, err := Open(mem, path)
+	back, err := Open(mem, writeWithParquetWriter(t, mem, rec, "l.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,4 +354,27 @@ func TestParquetWriterDictionaryOfLists(t *testing.T) {
 	if rowsOf(got) != "[1,2] | 2\n[] | 0\n(null) | (null)\n(null) | (null)\n[1,2] | 2\n" {
 		t.Errorf("read back:\n%s", got)
 	}
+}
+
+// writeWithParquetWriter writes rec with colexpr's ParquetWriter to a file
+// of that name in a temporary directory, and returns its path.
+func writeWithParquetWriter(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := NewParquetWriter(f, rec.Schema(), ParquetOptions{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
