@@ -300,26 +300,14 @@ func RegexpReplace(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (d
 // in s; ” when nothing matches, when the pattern has no such group or the
 // group took no part in the match, and for a null group.
 func RegexpExtract(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	var opts regexOptions
-	if len(args) > 3 {
-		var err error
-		if opts, err = parseRegexOptions(args[3], false); err != nil {
-			return datum.Datum{}, err
-		}
-	}
-	group := int64(0)
-	if len(args) > 2 {
-		g := args[2]
-		if !g.IsScalar() {
-			return datum.Datum{}, fmt.Errorf("the group must be a constant integer: %w", errs.ErrInvalidArgument)
-		}
-		if g.Scalar().IsNull() {
-			group = -1 // DuckDB: '' for every string
-		} else if gi, err := newIntArg(g); err != nil {
-			return datum.Datum{}, err
-		} else if group = gi.sc; group < 0 || group > 9 {
-			return datum.Datum{}, fmt.Errorf("the group index %d is not between 0 and 9: %w", group, errs.ErrInvalidArgument)
-		}
+	opts, group, null, err := extractArgs(args)
+	switch {
+	case err != nil:
+		return datum.Datum{}, err
+	case null:
+		group = -1 // DuckDB: the empty string for every string
+	case group < 0 || group > 9:
+		return datum.Datum{}, fmt.Errorf("the group index %d is not between 0 and 9: %w", group, errs.ErrInvalidArgument)
 	}
 	args = args[:2]
 	s, err := newStrArg(args[0])
@@ -356,36 +344,42 @@ func RegexpExtract(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (d
 	})
 }
 
+// extractArgs reads the options and the group of regexp_extract and
+// regexp_extract_all (s, pattern[, group[, options]]), both constants:
+// group 0 when absent, null reports a null group.
+func extractArgs(args []datum.Datum) (opts regexOptions, group int64, null bool, err error) {
+	if len(args) > 3 {
+		if opts, err = parseRegexOptions(args[3], false); err != nil {
+			return opts, 0, false, err
+		}
+	}
+	if len(args) <= 2 {
+		return opts, 0, false, nil
+	}
+	g := args[2]
+	if !g.IsScalar() {
+		return opts, 0, false, fmt.Errorf("the group must be a constant integer: %w", errs.ErrInvalidArgument)
+	}
+	if g.Scalar().IsNull() {
+		return opts, 0, true, nil
+	}
+	gi, err := newIntArg(g)
+	return opts, gi.sc, false, err
+}
+
 // RegexpExtractAll is regexp_extract_all(s, pattern[, group[, options]]):
 // group (a constant; 0, the default, is the whole match) of every match of
 // pattern in s, left to right, as DuckDB finds them: after a match the
 // search goes on where it ended, and after an empty match one character
 // further, so an empty match right after a match counts (Go's FindAll
-// skips it: 'a1b22c' at '[0-9]*' is [”, 1, ”, 22, ”, ”] here and in
-// DuckDB). A group that took no part in a match is a null element; a
+// skips it: 'a1b22c' at '[0-9]*' gives six matches here and in DuckDB,
+// four of them empty, where FindAll gives four). A group that took no part in a match is a null element; a
 // negative group gives an empty list and a group beyond the pattern's is
 // an error, as in DuckDB.
 func RegexpExtractAll(mem memory.Allocator, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	var opts regexOptions
-	if len(args) > 3 {
-		var err error
-		if opts, err = parseRegexOptions(args[3], false); err != nil {
-			return datum.Datum{}, err
-		}
-	}
-	group := int64(0)
-	if len(args) > 2 {
-		g := args[2]
-		if !g.IsScalar() {
-			return datum.Datum{}, fmt.Errorf("the group must be a constant integer: %w", errs.ErrInvalidArgument)
-		}
-		if !g.Scalar().IsNull() { // a null group is a null result, below
-			gi, err := newIntArg(g)
-			if err != nil {
-				return datum.Datum{}, err
-			}
-			group = gi.sc
-		}
+	opts, group, _, err := extractArgs(args) // a null group is a null result, below
+	if err != nil {
+		return datum.Datum{}, err
 	}
 	s, err := newStrArg(args[0])
 	if err != nil {
