@@ -90,14 +90,28 @@ type nameFn struct {
 func (f nameFn) Arity() Arity { return Exactly(1) }
 
 func (f nameFn) ReturnType(args []dtype.DType) (dtype.DType, error) {
-	if !dateOrTimestamp(args[0]) {
-		return dtype.DType{}, argErr(f, 0, "has type %s, want a date or a timestamp", args[0])
-	}
-	return dtype.Utf8(args[0].Nullable()), nil
+	return ofDateOrTimestamp(f, args, dtype.Utf8(false))
 }
 
 // Eval names the day or month of each date or timestamp.
 func (f nameFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
+	return evalDateOrTimestamp(f, args, ret, func(in kernels.Temporal, x datum.Datum) (datum.Datum, error) {
+		return kernels.DayMonthName(ctx.Mem, f.month, in, x, ret)
+	})
+}
+
+// ofDateOrTimestamp types a function of one date or timestamp that
+// returns ret (nullable where the argument is).
+func ofDateOrTimestamp(f Function, args []dtype.DType, ret dtype.DType) (dtype.DType, error) {
+	if !dateOrTimestamp(args[0]) {
+		return dtype.DType{}, argErr(f, 0, "has type %s, want a date or a timestamp", args[0])
+	}
+	return ret.WithNullable(args[0].Nullable()), nil
+}
+
+// evalDateOrTimestamp evaluates a function of one date or timestamp with
+// the kernel k: a null argument gives null rows.
+func evalDateOrTimestamp(f Function, args []datum.Datum, ret dtype.DType, k func(kernels.Temporal, datum.Datum) (datum.Datum, error)) (datum.Datum, error) {
 	if err := checkArgs(f, args); err != nil {
 		return datum.Datum{}, err
 	}
@@ -105,10 +119,10 @@ func (f nameFn) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.D
 	if t := x.DType(); t.IsNull() {
 		return kernels.NullResult(ret, x.Len()), nil
 	} else if !dateOrTimestamp(t) {
-		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
+		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.ID(), t)
 	}
-	out, err := kernels.DayMonthName(ctx.Mem, f.month, kernels.TemporalOf(x.DType()), x, ret)
-	return out, kernelError(f.id, err)
+	out, err := k(kernels.TemporalOf(x.DType()), x)
+	return out, kernelError(f.ID(), err)
 }
 
 // epochMs is epoch_ms: of milliseconds a timestamp, of a date or timestamp
@@ -179,25 +193,14 @@ func (f epochTicks) Arity() Arity { return Exactly(1) }
 func (f epochTicks) Fallible() bool { return f.per > 1e6 }
 
 func (f epochTicks) ReturnType(args []dtype.DType) (dtype.DType, error) {
-	if !dateOrTimestamp(args[0]) {
-		return dtype.DType{}, argErr(f, 0, "has type %s, want a date or a timestamp", args[0])
-	}
-	return dtype.Primitive(dtype.I64, args[0].Nullable()), nil
+	return ofDateOrTimestamp(f, args, i64T)
 }
 
 // Eval counts the ticks of each date or timestamp.
 func (f epochTicks) Eval(ctx *Context, args []datum.Datum, ret dtype.DType) (datum.Datum, error) {
-	if err := checkArgs(f, args); err != nil {
-		return datum.Datum{}, err
-	}
-	x := args[0]
-	if t := x.DType(); t.IsNull() {
-		return kernels.NullResult(ret, x.Len()), nil
-	} else if !dateOrTimestamp(t) {
-		return datum.Datum{}, fmt.Errorf("%s has no kernel for %s", f.id, t)
-	}
-	out, err := kernels.EpochTicks(ctx.Mem, kernels.TemporalOf(x.DType()), x, f.per, ret)
-	return out, kernelError(f.id, err)
+	return evalDateOrTimestamp(f, args, ret, func(in kernels.Temporal, x datum.Datum) (datum.Datum, error) {
+		return kernels.EpochTicks(ctx.Mem, in, x, f.per, ret)
+	})
 }
 
 // toTimestamp is to_timestamp(seconds).
