@@ -31,7 +31,7 @@
 //
 // Functions are grouped in one file per family: literal and struct
 // (struct.go), arithmetic, comparison, boolean, null, cast, like,
-// conditional, string (string.go, string_more.go, string_codec.go), list,
+// conditional, string (string.go, string_more.go, string_codec.go), json, list,
 // math (math.go, math_trig.go, math_more.go), temporal (temporal.go,
 // temporal_epoch.go) and interval.
 //
@@ -69,6 +69,8 @@
 //	regexp       regexp_matches (~), regexp_full_match (SIMILAR TO), glob (GLOB),
 //	             regexp_replace, regexp_extract, regexp_extract_all, regexp_count,
 //	             regexp_split_to_array (string_split_regex, str_split_regex)
+//	json         json_extract_string (->>), json_extract, json_valid,
+//	             json_array_length, json_type (json.go; documents are utf8)
 //	list         list_value (array_value), list_element (list_extract),
 //	             list_length (len, array_length), list_slice (array_slice),
 //	             list_contains (list_has, array_contains), list_position

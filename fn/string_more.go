@@ -59,6 +59,10 @@ import "github.com/colexpr/colexpr/dtype"
 //	                                     end, splits nothing off ('abc' at 'b*' is [a, c], DuckDB's
 //	                                     [a, '', c]), as Substrait's regexp_string_split cases want
 //
+// DuckDB's JSON functions over utf8 documents (json_extract_string and its
+// operator ->>, json_extract, json_valid, json_array_length, json_type)
+// are in json.go.
+//
 // printf and format take integers, floats, decimals (formatted as doubles,
 // as DuckDB does), utf8, bool and the temporal types (as their text). The
 // regular expressions are RE2's syntax (Go's regexp); the options are a

@@ -135,7 +135,7 @@ func skipSpace(src string, off int) (next, bad int) {
 
 // punctuation lists the operators, longest first so that `::` wins over `:`.
 var punctuation = []string{
-	"!~~*", "!~~", "~~*",
+	"!~~*", "!~~", "~~*", "->>",
 	"::", ":=", "->", "!=", "<>", "<=", ">=", "==", "||", "<<", ">>", "//", "**", "!~", "~~", "^@",
 	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ".", ":", "&", "|", "~", "^",
 }

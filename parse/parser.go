@@ -374,7 +374,7 @@ func (p *parser) atComparison() bool {
 // it: comparisons do not chain.
 func (p *parser) compare() (expr.Expr, error) {
 	start := p.tok.start
-	left, err := p.bitwise()
+	left, err := p.arrow()
 	if err != nil || !p.atComparison() {
 		return left, err
 	}
@@ -400,7 +400,7 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 			build = matchOperators[p.tok.text]
 		}
 		p.next()
-		right, err := p.bitwise()
+		right, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
@@ -433,21 +433,21 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 		} else {
 			p.next()
 		}
-		pattern, err := p.bitwise()
+		pattern, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
 		e = expr.Apply(f, left, pattern)
 	case p.tok.keyword("between"):
 		p.next()
-		lo, err := p.bitwise()
+		lo, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
 		if err := p.keyword("and", " between the bounds of BETWEEN"); err != nil {
 			return nil, err
 		}
-		hi, err := p.bitwise()
+		hi, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
@@ -466,7 +466,7 @@ func (p *parser) comparison(left expr.Expr) (expr.Expr, error) {
 	default: // LIKE, ILIKE
 		ci := p.tok.keyword("ilike")
 		p.next()
-		pattern, err := p.bitwise()
+		pattern, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
@@ -510,7 +510,7 @@ func (p *parser) is(left expr.Expr) (expr.Expr, error) {
 		if err := p.keyword("from", " after DISTINCT"); err != nil {
 			return nil, err
 		}
-		right, err := p.bitwise()
+		right, err := p.arrow()
 		if err != nil {
 			return nil, err
 		}
@@ -520,6 +520,26 @@ func (p *parser) is(left expr.Expr) (expr.Expr, error) {
 		return expr.Apply(fn.IsDistinctFrom, left, right), nil
 	}
 	return nil, p.expected("NULL or DISTINCT FROM" + p.after())
+}
+
+// arrow reads bitwise expressions joined by ->>, DuckDB's
+// json_extract_string: one level, left-associative, looser than the
+// bitwise operators, + and -, and tighter than comparisons, as in DuckDB
+// ('[1,2,3]' ->> 0 + 1 is '2', j ->> 'a' = '1' compares the text, j ->> 'a'
+// ->> 'b' descends). DuckDB's || shares the level of ->>, where colexpr's
+// shares that of +: j ->> 'a' || 'x' is j ->> ('a' || 'x') here, so
+// parenthesize. A call prints as json_extract_string(j, path).
+func (p *parser) arrow() (expr.Expr, error) {
+	start := p.tok.start
+	left, err := p.bitwise()
+	for err == nil && p.tok.is("->>") {
+		p.next()
+		var right expr.Expr
+		if right, err = p.bitwise(); err == nil {
+			left = p.mark(expr.Apply(fn.JSONExtractString, left, right), start)
+		}
+	}
+	return left, err
 }
 
 // bitwiseOps are the bitwise operators, one level of precedence.
