@@ -122,6 +122,8 @@ var builtinSeeds = []string{
 	"s GLOB '[a-c]*?' OR s NOT SIMILAR TO 'a.c' OR s ~ '^a' OR s !~~ '%b' OR s ^@ 'x'",
 	"len(regexp_extract_all(s, '([a-z])|x*', 1)) + regexp_count(s, '.')",
 	"time_bucket(INTERVAL '7 days', dt, INTERVAL '2 hours') < current_date - INTERVAL 1 MONTH",
+	"json_extract_string('{\"a\":[1,2.5e21,\"x\"]}', '$.a[' || a || ']') = s OR json_valid(s) AND json_type(s, '$.k') = 'ARRAY'",
+	"coalesce(s ->> 'k' ->> -1, json_extract('[' || d || ',' || f || ']', '$[#-1]')) || json_array_length(s, '/k')",
 	"epoch_us(dt) + epoch_ns(dt) / 1000 + epoch_ms(now()) * 0",
 }
 

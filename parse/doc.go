@@ -21,6 +21,12 @@
 //	                            comparisons: glob(x, p); regexp_full_match(x, p);
 //	                            ~ is regexp_matches (somewhere in x), ~~ LIKE,
 //	                            ~~* ILIKE, a leading ! their NOT; ^@ starts_with
+//	->>                         json_extract_string(j, path), DuckDB's: looser than the
+//	                            bitwise operators, + and - ('[1,2,3]' ->> 0 + 1 is '2'),
+//	                            left-associative (j ->> 'a' ->> 'b'); DuckDB's || shares
+//	                            its level, colexpr's that of +, so write (j ->> 'a') || 'x';
+//	                            printed as the call. (-> is the lambda arrow, not DuckDB's
+//	                            json_extract: call json_extract(j, path).)
 //	& | << >>                   bitwise and, or, shifts (integers), as in DuckDB
 //	+ -  ||                     || joins strings (null if either side is; concat skips nulls)
 //	* / // %                    // is DuckDB's integer division, colexpr's / on integers
