@@ -179,6 +179,11 @@ func FuzzScan(f *testing.F) {
 		}()
 		src, err := scan.Open(mem, path)
 		if err != nil {
+			// arrow-go's IPC file reader panics on some damaged
+			// dictionaries as it opens (testdata c2639f83c927f643: slice
+			// bounds out of range): Open recovers it as an error, and the
+			// messages read before the panic are lost upstream.
+			upstreamLeak = isIPC(scan.Sniff(data)) && strings.Contains(err.Error(), "it may be corrupt: runtime error")
 			return
 		}
 		defer src.Close()
