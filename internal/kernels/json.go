@@ -129,7 +129,7 @@ func (d *jsonDoc) parse(src []byte) error {
 			}
 			continue
 		case '"':
-			if i, err = d.str(i); err != nil {
+			if i, err = d.strNode(i, false); err != nil {
 				return err
 			}
 		case 't', 'f', 'n', 'N', 'i', 'I', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -210,9 +210,6 @@ func (d *jsonDoc) key(i int) (int, error) {
 	return skipSpace(d.src, i+1), nil
 }
 
-// str reads a string value at i.
-func (d *jsonDoc) str(i int) (int, error) { return d.strNode(i, false) }
-
 // strNode reads the string at i (its opening quote) as a node; a key is
 // not counted as an element of its object.
 func (d *jsonDoc) strNode(i int, key bool) (int, error) {
@@ -283,10 +280,12 @@ func scanNumber(s []byte, i int) (end int, float, lit bool, err error) {
 				return j + len(w), true, true, nil
 			}
 		}
-		if j+1 >= len(s) || j+3 > len(s) {
-			return len(s), false, false, errMalformed(len(s), "unexpected end of data")
+		for _, w := range [...]string{"infinity", "nan"} {
+			if len(s)-j < len(w) && asciiFoldEqual(s[j:], w[:len(s)-j]) {
+				return len(s), false, false, errMalformed(len(s), "unexpected end of data")
+			}
 		}
-		return i, false, false, errMalformed(i, "unexpected character")
+		return i, false, false, errMalformed(i, "invalid literal")
 	}
 	if j >= len(s) || s[j] < '0' || s[j] > '9' {
 		return j, false, false, errMalformed(j, "no digit after minus sign")

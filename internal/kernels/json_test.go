@@ -120,6 +120,11 @@ func TestJSONMalformed(t *testing.T) {
 		{"[+nan]", "byte 1 of input: unexpected character"}, {"[infinit]", "byte 4 of input: unexpected character"},
 		{"[nana]", "byte 4 of input: unexpected character"}, {"[,]", "byte 1 of input: unexpected character"},
 		{"\"\xff\"", "byte 1 of input: invalid utf-8 encoding in string"},
+		{"[trux]", "byte 1 of input: invalid literal"}, {"tx", "byte 0 of input: invalid literal"}, {"nax", "byte 0 of input: invalid literal"},
+		{"na", "byte 2 of input: unexpected end of data"}, {"nul", "byte 3 of input: unexpected end of data"},
+		{"nulx", "byte 0 of input: invalid literal"}, {"-i", "byte 2 of input: unexpected end of data"},
+		{"[Tru]", "byte 1 of input: unexpected character"}, {"True", "byte 0 of input: unexpected character"},
+		{"infx", "byte 3 of input: unexpected content after document"},
 	} {
 		d := &jsonDoc{}
 		err := d.parse([]byte(c[0]))
