@@ -28,6 +28,7 @@ var jsonDocPool = []struct {
 	{`[1e400,-1e400,1e-400,NaN,-Infinity,inf,12345678901234567890.5,9007199254740993.0,0.30000000000000004]`, []string{"$", "$[0]", "$[3]", "$[6]", "$[-1]"}},
 	{`{"s":"x\ny\t\"q\"\\\/\u00e9\u2028\u0001\u001f\ud83d\ude00","n":null,"t":true,"f":false}`, []string{"$", "$.s", "s", "$.n", "$.t", "$.f", "$.z"}},
 	{`{"d":1,"d":2,"e":[],"o":{}}`, []string{"$", "d", "$.e", "$.o", "$.e[0]"}},
+	{`{"a\"b":1,"a\\b":2,"\"a\"":3,"*":4,"a*":5,"x\\":6}`, []string{`a"b`, `a\b`, `a\\b`, `"a"`, "/*", "$.a*", `x\\`, `$."a\"b"`, `$."x\\"`, `/a"b`}},
 	{`[1,2,]`, []string{"$", "$[1]", "$[2]"}},
 	{`{"a":1,}`, []string{"$", "a"}},
 	{` [ {"a" : [ 1 , 2 ] } , "x" , null ] `, []string{"$", "$[0]", "$[0].a", "$[1]", "$[2]", "/0/a/1"}},
@@ -46,9 +47,10 @@ var jsonDocPool = []struct {
 }
 
 // jsonPathPool are paths of every form DuckDB reads, for any document;
-// $[*] and $.* are left out (lists in DuckDB, refused by colexpr).
+// wildcards ($[*], $.*, and '*' and $."*", which DuckDB reads as $.*) are
+// left out: lists in DuckDB, refused by colexpr.
 var jsonPathPool = []string{"$", "", "a", "$.a", "$.b", "$.b[0]", "$.b[-1]", "$.b[#-1]", "$.b[#]", "$.c.d", "$[0]", "$[1]",
-	"$[-1]", "$[#-2]", "$[-0]", "$[3]", "$[99]", "/", "/0", "/0/0", "$[0].a"}
+	"$[-1]", "$[#-2]", "$[-0]", "$[3]", "$[99]", "/", "/0", "/0/0", "$[0].a", `a"b`, `"a"`, `a\b`, `$."a\"b"`, `$."a\b"`, "$.a*"}
 
 // builtPaths are paths into the documents jsonDoc builds.
 var builtPaths = []string{"$", "$.a", "$.b", "$.b[0]", "$.b[-1]", "$.c.d", "$.c", "$[0]", "$[1].a", "$[1].a[0]", "$[-1]"}
@@ -75,18 +77,33 @@ func (g *gen) jsonDoc(d int) (*gnode, []string) {
 	case 0:
 		return cat(text(`{"a":`), g.expr(gI64, d), text(`,"b":[`), g.leaf(gF64), text(`,`), g.expr(gI32, d), text(`],"c":{"d":`), g.expr(gBool, d), text(`}}`)), builtPaths
 	case 1:
-		return cat(text(`[`), g.expr([]gtype{gU64, gI8, gF64, gDec}[g.pick(4)], d), text(`,{"a":[`), g.leaf(gU32), text(`]}]`)), builtPaths
+		// a double as a leaf: a computed one may be infinite, which colexpr's
+		// cast to text spells Infinity and DuckDB 2.0's inf (not a JSON
+		// difference: '[' || -1.0 / f2 differs alone)
+		n := g.leaf(gF64)
+		if t := []gtype{gU64, gI8, gF64, gDec}[g.pick(4)]; t != gF64 {
+			n = g.expr(t, d)
+		}
+		return cat(text(`[`), n, text(`,{"a":[`), g.leaf(gU32), text(`]}]`)), builtPaths
 	}
 	c := jsonDocPool[g.pick(len(jsonDocPool))]
 	return g.strLit([]string{c.doc}), c.paths
 }
 
 // jsonPath is a path: mostly one of paths (into the document), else one
-// of jsonPathPool or, with intPath, an integer index.
+// of jsonPathPool, a string expression or, with intPath, an integer index
+// (a literal or a column).
 func (g *gen) jsonPath(paths []string, intPath bool) *gnode {
 	switch {
 	case intPath && g.pick(5) == 0:
+		if g.pick(3) == 0 {
+			return g.col([]gtype{gI8, gI32, gI64, gU8}[g.pick(4)])
+		}
 		return intLit(g.pick(7) - 3)
+	case g.pick(10) == 0:
+		// a path per row: any string of the generator ('ab' is a key, '$x'
+		// malformed)
+		return g.expr(gStr, 1)
 	case len(paths) > 0 && g.pick(4) != 0:
 		return g.strLit(paths)
 	}

@@ -281,7 +281,7 @@ var (
 	refQuotedKeyRe = regexp.MustCompile(`^\."((?:[^"\\]|\\.)+)"`)
 	refPlainKeyRe  = regexp.MustCompile(`^\.([^.\[*][^.\[]*)`)
 	refIndexRe     = regexp.MustCompile(`^\[(#?)(-?)([0-9]+)\]`)
-	refEscapeRe    = regexp.MustCompile(`\\(.)`)
+	refEscapeRe    = regexp.MustCompile(`\\(["\\])`) // a backslash before another character stays
 )
 
 // refJSONPath splits a path into steps.
@@ -295,8 +295,12 @@ func refJSONPath(p string) ([]refJSONStep, error) {
 			steps = append(steps, refJSONStep{key: strings.NewReplacer("~1", "/", "~0", "~").Replace(tok), pointer: true})
 		}
 		return steps, nil
+	case !strings.HasPrefix(p, "$") && strings.Contains(p, `"`):
+		// DuckDB: a key with a quote is the pointer /key
+		return refJSONPath("/" + p)
 	case !strings.HasPrefix(p, "$"):
-		return []refJSONStep{{key: p}}, nil
+		// and any other is $."key"
+		return refJSONPath(`$."` + p + `"`)
 	}
 	var steps []refJSONStep
 	for rest := p[1:]; rest != ""; {
@@ -308,8 +312,15 @@ func refJSONPath(p string) ([]refJSONStep, error) {
 			if rest != "" && rest[0] != '.' && rest[0] != '[' {
 				return nil, refFail(errs.ErrInvalidArgument, "JSON path %q", p)
 			}
-			steps = append(steps, refJSONStep{key: refEscapeRe.ReplaceAllString(m[1], "$1")})
+			key := refEscapeRe.ReplaceAllString(m[1], "$1")
+			if key == "*" {
+				return nil, refFail(errs.ErrInvalidArgument, "JSON path %q: wildcard", p)
+			}
+			steps = append(steps, refJSONStep{key: key})
 			continue
+		}
+		if strings.HasPrefix(rest, `."`) {
+			return nil, refFail(errs.ErrInvalidArgument, "JSON path %q: unclosed or empty quoted key", p)
 		}
 		if m := refPlainKeyRe.FindStringSubmatch(rest); m != nil {
 			rest = rest[len(m[0]):]
@@ -472,6 +483,13 @@ var jsonCases = []struct{ expr, data string }{
 		  {"s": "{\"a\":[1,-1,1.0,1e400,[],{},null,\"s\",false]}", "s2": "$.a[6]", "n64": 0},
 		  {"s": "{\"a\":[1,-1,1.0,1e400,[],{},null,\"s\",false]}", "s2": "$.b", "n64": 0}]`},
 	{"json_extract(s, 'a')", `[{"s": "{\"a\":1}", "n64": 0}, {"s": "{\"a\"}", "n64": 0}]`},
+	{"s ->> s2", `[{"s": "{\"a\\\\\\\"b\":7,\"a\\\"b\":2,\"a\\\\b\":4,\"x\\\\\":9,\"*\":1}", "n64": 0, "s2": "a\\\"b"},
+		{"s": "{\"a\\\\b\":4}", "n64": 0, "s2": "a\\b"}, {"s": "{\"a\\\\b\":4}", "n64": 0, "s2": "a\\\\b"},
+		{"s": "{\"a\\\"b\":2}", "n64": 0, "s2": "a\"b"}, {"s": "{\"a\\\"b\":2}", "n64": 0, "s2": "$.\"a\\\"b\""}]`},
+	{"s ->> s2", `[{"s": "{\"a\":1}", "n64": 0, "s2": "ack\\"}]`},
+	{"s ->> s2", `[{"s": "{\"*\":1}", "n64": 0, "s2": "*"}]`},
+	{"s ->> s2", `[{"s": "{\"*\":1}", "n64": 0, "s2": "/*"}]`},
+	{"s ->> s2", `[{"s": "{\"a\":1}", "n64": 0, "s2": "$.\"a"}]`},
 	{"json_type(s, s2)", `[{"s": "[1]", "n64": 0, "s2": "$[0]"}, {"s": "[1]", "n64": 0, "s2": "$[x]"}]`},
 	{"json_extract_string(s, s2)", `[{"s": "[1]", "n64": 0, "s2": "$[*]"}]`},
 }

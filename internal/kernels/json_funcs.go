@@ -11,19 +11,23 @@ package kernels
 // Paths, as DuckDB reads them:
 //
 //	$                  the document; '' too
-//	$.key, $."key"     a member (in quotes: any characters, \" and \\ escaped); an
-//	                   unquoted key runs to the next '.' or '['
+//	$.key, $."key"     a member (in quotes: any characters, \" a quote, \\ a backslash,
+//	                   a backslash before another character kept); an unquoted key runs
+//	                   to the next '.' or '['
 //	$[n], $[-n], $[#-n]  element n from the start, n from the end ([-0] and [#-0] are
 //	                   the first; [#] is past the end: null)
 //	/a/0               a JSON pointer (RFC 6901: ~0 is ~, ~1 is /; an element index
 //	                   in decimal without leading zeros)
-//	key                any other text is one key ('a.b' is the member "a.b")
+//	key                any other text is one key, read as DuckDB reads it: as $."key"
+//	                   ('a.b' is the member "a.b", 'a\\b' the member a\b), or when it
+//	                   holds a quote as the pointer /key
 //	an integer         an element index, negative from the end (json_extract and
 //	                   json_extract_string only, as in DuckDB)
 //
 // A path that leads nowhere (a missing key, an index past the end, a key
-// of an array) gives null. Wildcards ($.*, $[*], $..a) are refused: they
-// make lists in DuckDB. A constant path that does not parse is an error
+// of an array) gives null. Wildcards ($.*, $[*], $..a, and as DuckDB
+// reads them $."*" and the key '*') are refused: they make lists in
+// DuckDB (the pointer /* is the member "*"). A constant path that does not parse is an error
 // before any row is read, as DuckDB's binder rejects it; an object's
 // duplicate key finds its first member, as in DuckDB.
 
@@ -64,6 +68,12 @@ type jsonPath struct {
 	keys  []byte
 }
 
+// errWildcard refuses a wildcard: DuckDB makes a list of what it finds.
+// A key "*" is one too in DuckDB, quoted ($."*") or plain ('*').
+func errWildcard(p []byte) error {
+	return fmt.Errorf("JSON path %q has a wildcard, which colexpr does not support: %w", p, errs.ErrInvalidArgument)
+}
+
 func errPath(p []byte, at int) error {
 	return fmt.Errorf("malformed JSON path %q: error near %q: %w", p, p[at:], errs.ErrInvalidArgument)
 }
@@ -77,8 +87,21 @@ func (jp *jsonPath) parse(p []byte) error {
 	case p[0] == '/':
 		return jp.pointer(p)
 	case p[0] != '$':
-		jp.keys = append(jp.keys, p...)
-		jp.steps = append(jp.steps, jsonStep{kind: stepKey, to: len(p)})
+		// DuckDB reads a key with a quote as the pointer /key, any other
+		// as $."key".
+		for _, c := range p {
+			if c == '"' {
+				return jp.pointerTokens(p)
+			}
+		}
+		to, ok := jp.quotedKey(p, 0)
+		if !ok || to != len(p) {
+			return fmt.Errorf("malformed JSON path %q: a key cannot end in a backslash: %w", p, errs.ErrInvalidArgument)
+		}
+		if string(jp.keys) == "*" {
+			return errWildcard(p)
+		}
+		jp.steps = append(jp.steps, jsonStep{kind: stepKey, to: len(jp.keys)})
 		return nil
 	}
 	i := 1
@@ -90,19 +113,16 @@ func (jp *jsonPath) parse(p []byte) error {
 				return errPath(p, i-1)
 			}
 			if p[i] == '*' || p[i] == '.' {
-				return fmt.Errorf("JSON path %q has a wildcard, which colexpr does not support: %w", p, errs.ErrInvalidArgument)
+				return errWildcard(p)
 			}
 			from := len(jp.keys)
 			if p[i] == '"' {
-				j := i + 1
-				for ; j < len(p) && p[j] != '"'; j++ {
-					if p[j] == '\\' && j+1 < len(p) {
-						j++
-					}
-					jp.keys = append(jp.keys, p[j])
-				}
-				if j >= len(p) || len(jp.keys) == from {
+				j, ok := jp.quotedKey(p, i+1)
+				if !ok || j >= len(p) || len(jp.keys) == from {
 					return errPath(p, i-1)
+				}
+				if string(jp.keys[from:]) == "*" {
+					return errWildcard(p)
 				}
 				i = j + 1
 				if i < len(p) && p[i] != '.' && p[i] != '[' {
@@ -121,7 +141,7 @@ func (jp *jsonPath) parse(p []byte) error {
 			start := i
 			i++
 			if i < len(p) && p[i] == '*' {
-				return fmt.Errorf("JSON path %q has a wildcard, which colexpr does not support: %w", p, errs.ErrInvalidArgument)
+				return errWildcard(p)
 			}
 			hash, neg := false, false
 			if i < len(p) && p[i] == '#' {
@@ -166,9 +186,34 @@ func (jp *jsonPath) parse(p []byte) error {
 	return nil
 }
 
+// quotedKey reads the characters of a quoted key from p[i:] up to its
+// closing quote (or the end of p), as DuckDB does: \" and \\ are a quote and
+// a backslash, a backslash before any other character stays. It returns
+// where it stopped; false when p ends in a backslash that escapes nothing.
+func (jp *jsonPath) quotedKey(p []byte, i int) (int, bool) {
+	for ; i < len(p) && p[i] != '"'; i++ {
+		if p[i] == '\\' {
+			if i+1 >= len(p) {
+				return i, false
+			}
+			if p[i+1] != '"' && p[i+1] != '\\' {
+				jp.keys = append(jp.keys, '\\')
+			}
+			i++
+		}
+		jp.keys = append(jp.keys, p[i])
+	}
+	return i, true
+}
+
 // pointer reads a JSON pointer: /token/token…
 func (jp *jsonPath) pointer(p []byte) error {
-	for i := 0; i < len(p); {
+	return jp.pointerTokens(p[1:])
+}
+
+// pointerTokens reads the tokens of a JSON pointer after its first slash.
+func (jp *jsonPath) pointerTokens(p []byte) error {
+	for i := -1; i < len(p); {
 		i++ // the slash
 		from := len(jp.keys)
 		for ; i < len(p) && p[i] != '/'; i++ {

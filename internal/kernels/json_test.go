@@ -83,6 +83,14 @@ func TestJSONExtract(t *testing.T) {
 		{name: "key spellings", args: []in{s(`{"a\"b":1,"a\\b":2,"ab":3,"a*":4,"x":{"y z":5},"c\u0064":6}`),
 			col(str, jsonList(`$.a"b`, `$."a\\b"`, `$.a\b`, `$.a\u0062`, `$.a*`, `$."a*"`, `$.x.y z`, `$."a\"b"`, "$.cd"))}, ret: strN,
 			want: jsonList("1", "2", "2", nil, "4", "4", "5", "1", "6")},
+		// DuckDB 2.0: keys a\"b=7, a"b=2, a\b=4, a\\b=8, x\=9; a plain key with a
+		// quote is a pointer token, any other is read as $."key".
+		{name: "plain keys", args: []in{s(`{"a\\\"b":7,"a\"b":2,"a\\b":4,"a\\\\b":8,"x\\":9,"\"a\"":5}`),
+			col(str, jsonList(`a\"b`, `a\\"b`, `a\b`, `a\\b`, `a\\\b`, `a\\\\b`, `$."a\"b"`, `$."a\\\"b"`, `$."a\b"`, `$."a\\b"`,
+				`$."a\\\\b"`, `x\\`, `$."x\\"`, `a"b`, `"`, `a"`, `"a"`))}, ret: strN,
+			want: jsonList("7", nil, "4", "4", "8", "8", "2", "7", "4", "4", "8", "9", "9", "2", nil, nil, "5")},
+		{name: "plain key ending in a backslash", args: []in{s(`{"a":1}`), s(`ack\`)}, ret: strN, errText: "cannot end in a backslash"},
+		{name: "quoted key ending in a backslash", args: []in{s(`{"a":1}`), s(`$."a\\"b"`)}, ret: strN, errText: "malformed JSON path"},
 		{name: "integer paths", args: []in{col(str, jsonList("[1,2,3]", "[1,2,3]", "[1,2,3]", "[1,2,3]", `{"1":7}`, "[1,2,3]")),
 			col(i64N, `[1, -1, 5, -3, 1, null]`)}, ret: strN, want: jsonList("2", "3", nil, "1", nil, nil)},
 		{name: "scalar", args: []in{s(`{"a":[1,{"b":null}]}`), s("$.a[1]")}, ret: strN, want: `["{\"b\":null}"]`},
@@ -98,6 +106,9 @@ func TestJSONExtract(t *testing.T) {
 		{name: "bad path of a row", args: []in{col(str, jsonList("1", "2")), col(str, jsonList("$", "$a"))}, ret: strN, errText: `row 1: malformed JSON path "$a": error near "a"`},
 		{name: "wildcard", args: []in{s("[1]"), s("$[*]")}, ret: strN, errText: "wildcard"},
 		{name: "recursive", args: []in{s("[1]"), s("$..a")}, ret: strN, errText: "wildcard"},
+		{name: "a star key is a wildcard", args: []in{s(`{"*":1}`), s("*")}, ret: strN, errText: "wildcard"},
+		{name: "a quoted star is a wildcard", args: []in{s(`{"*":1}`), s(`$."*"`)}, ret: strN, errText: "wildcard"},
+		{name: "a pointer star is a key", args: []in{s(`{"*":1}`), s("/*")}, ret: strN, want: `["1"]`},
 	}, jsonExtractCall(false))
 }
 
