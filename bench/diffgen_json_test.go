@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"math/rand/v2"
 	"testing"
 )
 
@@ -163,31 +162,5 @@ func init() {
 // this file's generators, with arguments from the whole generator,
 // against DuckDB.
 func TestDifferentialJSON(t *testing.T) {
-	env := newDiffEnv(t, *diffSeed, *diffRows)
-	g := &gen{r: rand.New(rand.NewPCG(*diffSeed, 0x750e))}
-	types := []gtype{gStr, gStr, gStr, gStr, gU64, gBool}
-	found, bothErr := 0, 0
-	n := *diffN / 2
-	for i := range n {
-		ty := types[g.pick(len(types))]
-		gens := jsonFamily[ty]
-		var e *gnode
-		for e == nil || !e.avoidsKnown() {
-			e = gens[g.pick(len(gens))](g, g.pick(*diffDepth))
-		}
-		v := env.disagreement(e.String(), e.SQL())
-		if v.bothErr {
-			bothErr++
-		}
-		if v.msg != "" {
-			found++
-			small := env.shrink(g, e)
-			t.Errorf("expression %d disagrees:\n  %s\n  %s\nshrunk to:\n  %s\n  %s",
-				i, e.describe(), v.msg, small.describe(), env.disagreement(small.String(), small.SQL()).msg)
-			if found >= 5 && !*diffKeep {
-				t.Fatalf("stopping after %d disagreements (-diff.keep-going reports all)", found)
-			}
-		}
-	}
-	t.Logf("%d expressions, %d raising in both engines", n, bothErr)
+	familyDifferential(t, jsonFamily, 0x750e, []gtype{gStr, gStr, gStr, gStr, gU64, gBool})
 }

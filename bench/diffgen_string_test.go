@@ -299,14 +299,20 @@ func init() {
 // random calls of this file's generators, with arguments from the whole
 // generator, against DuckDB.
 func TestDifferentialStrings(t *testing.T) {
+	familyDifferential(t, stringFamily, 0x57e1, []gtype{gStr, gStr, gStr, gI64, gI32, gBool})
+}
+
+// familyDifferential evaluates random calls of one family's generators
+// (of the result types given, repeated for weight), with arguments from
+// the whole generator, in colexpr and DuckDB, and reports each
+// disagreement with the expression shrunk.
+func familyDifferential(t *testing.T, family map[gtype][]func(g *gen, d int) *gnode, stream uint64, types []gtype) {
 	env := newDiffEnv(t, *diffSeed, *diffRows)
-	g := &gen{r: rand.New(rand.NewPCG(*diffSeed, 0x57e1))}
-	types := []gtype{gStr, gStr, gStr, gI64, gI32, gBool}
+	g := &gen{r: rand.New(rand.NewPCG(*diffSeed, stream))}
 	found, bothErr := 0, 0
 	n := *diffN / 2
 	for i := range n {
-		ty := types[g.pick(len(types))]
-		gens := stringFamily[ty]
+		gens := family[types[g.pick(len(types))]]
 		var e *gnode
 		for e == nil || !e.avoidsKnown() {
 			e = gens[g.pick(len(gens))](g, g.pick(*diffDepth))
